@@ -1,0 +1,16 @@
+/**
+ * The one total order of a ranking: score descending, then chunk id ascending by code unit.
+ * Every list cairn emits is sorted with it, so ties never depend on arrival order.
+ */
+import { Order } from "effect"
+import type { Candidate } from "./Candidate.ts"
+
+export const compareIds = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
+
+export const byScoreDescThenId: Order.Order<Candidate> = Order.combine(
+  Order.mapInput(Order.flip(Order.Number), (c: Candidate) => c.score),
+  Order.mapInput(Order.String, (c: Candidate) => c.chunk.id)
+)
+
+export const sortCandidates = (candidates: ReadonlyArray<Candidate>): Array<Candidate> =>
+  [...candidates].sort(byScoreDescThenId)
