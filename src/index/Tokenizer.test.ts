@@ -1,0 +1,61 @@
+import { assert, describe, it } from "@effect/vitest"
+import { fold, queryTerms, surfaces, terms, words } from "./Tokenizer.ts"
+
+const timed = <A>(f: () => A): readonly [A, number] => {
+  const started = performance.now()
+  const result = f()
+  return [result, performance.now() - started]
+}
+
+describe("Tokenizer", () => {
+  it("fold - removes diacritics and folds case fully", () => {
+    assert.strictEqual(fold("Café"), "cafe")
+    assert.strictEqual(fold("NAÏVE"), "naive")
+    assert.strictEqual(fold("Straße"), "strasse")
+    assert.strictEqual(fold("STRASSE"), fold("straẞe"))
+    assert.strictEqual(fold("ΣΟΦΟΣ"), fold("σοφος"))
+    assert.strictEqual(fold("ﬁle"), "file")
+  })
+
+  it("words - splits on everything but letters, numbers and private-use characters", () => {
+    assert.deepStrictEqual(words("Hello, wörld! x-ray 3.14 e\u0301te user_id"), ["hello", "world", "x", "ray", "3", "14", "ete", "user", "id"])
+    assert.deepStrictEqual(words("  ...  "), [])
+  })
+
+  it("surfaces - adds camelCase, acronym and letter/digit parts after the whole token", () => {
+    assert.deepStrictEqual(surfaces("getUserName"), ["getusername", "get", "user", "name"])
+    assert.deepStrictEqual(surfaces("HTTPServer"), ["httpserver", "http", "server"])
+    assert.deepStrictEqual(surfaces("sha256sum"), ["sha256sum", "sha", "256", "sum"])
+    assert.deepStrictEqual(surfaces("plain words"), ["plain", "words"])
+  })
+
+  it("surfaces - joins a snake_case run into one word after its parts", () => {
+    assert.deepStrictEqual(surfaces("max_retry_count"), ["max", "retry", "count", "maxretrycount"])
+    assert.deepStrictEqual(surfaces("__init__"), ["init"])
+    assert.deepStrictEqual(surfaces("a _ b"), ["a", "b"])
+  })
+
+  it("terms - a camelCase identifier meets its snake_case spelling and its prose", () => {
+    const camel = new Set(terms("retryCount"))
+    for (const term of terms("retry_count")) assert.isTrue(camel.has(term), term)
+    assert.isTrue(camel.has(terms("retries")[0]!))
+  })
+
+  it("terms - stems every emitted term as FTS5 porter does", () => {
+    assert.deepStrictEqual(terms("Connections connecting"), ["connect", "connect"])
+  })
+
+  it("queryTerms - distinct terms in order of first appearance", () => {
+    assert.deepStrictEqual(queryTerms("run the runner, run!"), ["run", "the", "runner"])
+  })
+
+  it("surfaces - stays linear on a 50,000-letter run and on unspaced CJK", () => {
+    const [letters, lettersMs] = timed(() => surfaces("a".repeat(50_000)))
+    assert.deepStrictEqual(letters, ["a".repeat(50_000)])
+    const [camel, camelMs] = timed(() => surfaces("aB".repeat(25_000)))
+    assert.strictEqual(camel.length, 25_002)
+    const [cjk, cjkMs] = timed(() => surfaces("日本語のテキスト".repeat(6_250)))
+    assert.strictEqual(cjk.length, 1)
+    for (const ms of [lettersMs, camelMs, cjkMs]) assert.isBelow(ms, 250)
+  })
+})

@@ -1,0 +1,162 @@
+/**
+ * The analysis chain shared by the lexical index and the query side: SQLite `unicode61`-style
+ * tokens (letters, numbers and private-use characters are token characters; everything else
+ * separates), folded (NFKD, diacritics removed, full case folding), plus the parts of identifiers
+ * (camelCase, snake_case, letter/digit boundaries), each stemmed as FTS5's `porter` does.
+ *
+ * Linear in the input: one pass to find tokens, one to split each, and stemming is constant time
+ * beyond 64 bytes, so a 50,000-letter run or a page of CJK with no spaces costs what its length does.
+ */
+import { stem } from "./Porter.ts"
+
+// Character classes for one code point. Marks continue a token but never start one.
+const SEPARATOR = 0, UPPER = 1, LOWER = 2, OTHER = 3, DIGIT = 4, MARK = 5
+
+const UPPER_RE = /^[\p{Lu}\p{Lt}]$/u
+const LETTER_RE = /^[\p{L}\p{Co}]$/u
+const LOWER_RE = /^\p{Ll}$/u
+const DIGIT_RE = /^\p{N}$/u
+const MARK_RE = /^\p{Mn}$/u
+
+const classify = (cp: number): number => {
+  if (cp < 128) {
+    if (cp >= 97 && cp <= 122) return LOWER
+    if (cp >= 65 && cp <= 90) return UPPER
+    if (cp >= 48 && cp <= 57) return DIGIT
+    return SEPARATOR
+  }
+  const ch = String.fromCodePoint(cp)
+  if (LOWER_RE.test(ch)) return LOWER
+  if (UPPER_RE.test(ch)) return UPPER
+  if (LETTER_RE.test(ch)) return OTHER
+  if (DIGIT_RE.test(ch)) return DIGIT
+  if (MARK_RE.test(ch)) return MARK
+  return SEPARATOR
+}
+
+const isLetter = (c: number): boolean => c === UPPER || c === LOWER || c === OTHER
+
+const MARKS_RE = /\p{Mn}/gu
+const NON_TOKEN_RE = /[^\p{L}\p{N}\p{Co}]/gu
+const PLAIN_ASCII_RE = /^[\x00-\x7f]*$/
+
+/**
+ * Folds one token: compatibility decomposition, diacritics removed, full case folding (lower, upper,
+ * lower again turns ß and ẞ into ss; final sigma becomes σ). Characters that decompose into
+ * separators are dropped, so one token stays one token.
+ */
+export const fold = (token: string): string => {
+  if (PLAIN_ASCII_RE.test(token)) return token.toLowerCase()
+  return token
+    .normalize("NFKD")
+    .toLowerCase()
+    .toUpperCase()
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(MARKS_RE, "")
+    .replaceAll("ς", "σ")
+    .replace(NON_TOKEN_RE, "")
+}
+
+interface RawToken {
+  readonly start: number
+  readonly end: number
+  /** Code-unit offsets inside the token where an identifier part begins (always includes 0). */
+  readonly cuts: ReadonlyArray<number>
+}
+
+/** One pass: unicode61 token spans, each with its camelCase and letter/digit cut points. */
+const scan = (text: string): Array<RawToken> => {
+  const out: Array<RawToken> = []
+  let i = 0
+  while (i < text.length) {
+    const cp = text.codePointAt(i)!
+    const cls = classify(cp)
+    if (cls === SEPARATOR || cls === MARK) {
+      i += cp > 0xffff ? 2 : 1
+      continue
+    }
+    const start = i
+    const cuts = [0]
+    let prevPrev = SEPARATOR
+    let prev = SEPARATOR
+    let prevAt = start
+    while (i < text.length) {
+      const c = text.codePointAt(i)!
+      const k = classify(c)
+      if (k === SEPARATOR) break
+      if (k !== MARK) {
+        const at = i - start
+        if ((prev === LOWER && k === UPPER) || (isLetter(prev) && k === DIGIT) || (prev === DIGIT && isLetter(k))) {
+          cuts.push(at)
+        } else if (prevPrev === UPPER && prev === UPPER && k === LOWER && prevAt - start > cuts[cuts.length - 1]!) {
+          // "HTTPServer": the capital that starts a lower-case run begins the next part.
+          cuts.push(prevAt - start)
+        }
+        prevPrev = prev
+        prev = k
+        prevAt = i
+      }
+      i += c > 0xffff ? 2 : 1
+    }
+    out.push({ start, end: i, cuts })
+  }
+  return out
+}
+
+const onlyUnderscores = (text: string, from: number, to: number): boolean => {
+  if (from >= to) return false
+  for (let i = from; i < to; i++) if (text.charCodeAt(i) !== 95) return false
+  return true
+}
+
+/**
+ * The folded tokens exactly as `unicode61` would emit them: no identifier parts, no stemming.
+ */
+export const words = (text: string): Array<string> => {
+  const out: Array<string> = []
+  for (const token of scan(text)) {
+    const folded = fold(text.slice(token.start, token.end))
+    if (folded.length > 0) out.push(folded)
+  }
+  return out
+}
+
+/**
+ * Folded, unstemmed terms in emission order: each token, then its identifier parts when it has
+ * more than one, and after a run of tokens joined only by underscores, the run written as one word
+ * (`user_id` also gives `userid`, so it meets `userId`).
+ */
+export const surfaces = (text: string): Array<string> => {
+  const out: Array<string> = []
+  const tokens = scan(text)
+  let run = ""
+  let runLength = 0
+  for (let t = 0; t < tokens.length; t++) {
+    const token = tokens[t]!
+    const raw = text.slice(token.start, token.end)
+    const whole = fold(raw)
+    if (whole.length > 0) out.push(whole)
+    if (token.cuts.length > 1) {
+      for (let p = 0; p < token.cuts.length; p++) {
+        const part = fold(raw.slice(token.cuts[p], token.cuts[p + 1] ?? raw.length))
+        if (part.length > 0) out.push(part)
+      }
+    }
+    run += whole
+    runLength++
+    const next = tokens[t + 1]
+    if (next === undefined || !onlyUnderscores(text, token.end, next.start)) {
+      if (runLength > 1 && run.length > 0) out.push(run)
+      run = ""
+      runLength = 0
+    }
+  }
+  return out
+}
+
+/** The analysed terms of `text`: {@link surfaces}, each stemmed. */
+export const terms = (text: string): Array<string> => surfaces(text).map(stem)
+
+/** Distinct analysed terms in order of first appearance: the OR-joined terms of a query. */
+export const queryTerms = (text: string): Array<string> => [...new Set(terms(text))]
