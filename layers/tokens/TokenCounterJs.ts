@@ -1,0 +1,26 @@
+/**
+ * cl100k_base through js-tiktoken, pure JavaScript: the fallback where WebAssembly is unwelcome.
+ * Behind the bounded guard, and special-token text is counted as the plain text it is.
+ */
+import { Tiktoken } from "js-tiktoken/lite"
+import cl100k from "js-tiktoken/ranks/cl100k_base"
+import { Layer } from "effect"
+import { TokenCounter, type TokenCounterShape } from "../../src/ports/TokenCounter.ts"
+import { bounded } from "../../src/retrieval/tokens.ts"
+
+let encoder: Tiktoken | undefined
+
+/** The unguarded exact count; only for tests that compare against the guard. */
+export const exactCountUnsafe = (text: string): number => {
+  encoder ??= new Tiktoken(cl100k)
+  // Empty allowed and disallowed lists: `<|endoftext|>` in a file is text, and must not throw.
+  return encoder.encode(text, [], []).length
+}
+
+export const counter: TokenCounterShape = {
+  id: "cl100k_base/js-tiktoken",
+  exact: true,
+  count: bounded(exactCountUnsafe)
+}
+
+export const layer: Layer.Layer<TokenCounter> = Layer.succeed(TokenCounter, counter)
