@@ -1,0 +1,194 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import * as ContextPack from "../domain/ContextPack.ts"
+import type { Gap } from "../domain/Gap.ts"
+import * as RetrievalConfig from "../RetrievalConfig.ts"
+import { TokenCounter } from "../ports/TokenCounter.ts"
+import { candidate, healthy, query } from "../../test/support/Fixtures.ts"
+import {
+  clampEchoedQuery,
+  ensureNeverSilent,
+  layer,
+  makePack,
+  MAX_ECHOED_QUERY_CHARS,
+  MAX_GUARDED_QUERY_CHARS,
+  Packer,
+  type PackerConfig,
+  type PackInput,
+  toClaim,
+  toSignificant
+} from "./pack.ts"
+
+/** One token per character: makes every cost computable by hand. */
+const charCount = (text: string): number => text.length
+const config: PackerConfig = RetrievalConfig.defaults
+/** Claims-only accounting: the reserve is out of reach, so every figure is a sum of claim costs. */
+const pack = makePack(charCount, { ...config, reportReserveTokens: 1_000_000 })
+/** The shipped reserve: the whole serialised pack must fit too. */
+const packWhole = makePack(charCount, config)
+const cost = (claim: ContextPack.Claim): number => JSON.stringify(ContextPack.claimToWire(claim)).length
+
+const input = (overrides: Partial<PackInput> & Pick<PackInput, "query">): PackInput => ({
+  candidates: [],
+  conflicts: [],
+  gaps: [],
+  indexHealth: healthy,
+  ...overrides
+})
+
+describe("pack", () => {
+  it("an empty candidate list gives the fallback gap and no claims", () => {
+    const result = pack(input({ query: query("anything") }))
+    assert.deepStrictEqual(result.claims, [])
+    assert.deepStrictEqual(result.gaps, [{ reason: "no_results", text: config.fallbackGapText }])
+    assert.strictEqual(result.usedTokens, 0)
+    assert.isFalse(result.partial)
+  })
+
+  it("a zero budget packs nothing, says why and counts the drops", () => {
+    const result = pack(input({
+      query: query("q", 0),
+      candidates: [candidate({ id: "a.md#1", text: "alpha", score: 2 }), candidate({ id: "b.md#1", text: "beta", score: 1 })]
+    }))
+    assert.deepStrictEqual(result.claims, [])
+    assert.strictEqual(result.usedTokens, 0)
+    assert.deepStrictEqual(result.gaps.map((g) => g.reason), ["budget_truncated"])
+    assert.strictEqual(result.budget.dropped, 2)
+    assert.isTrue(result.partial)
+  })
+
+  it("fills in score order and charges each claim its wire JSON", () => {
+    const candidates = [
+      candidate({ id: "b.md#1", text: "second", score: 1 }),
+      candidate({ id: "a.md#1", text: "first", score: 2 })
+    ]
+    const result = pack(input({ query: query("q", 4_000), candidates }))
+    assert.deepStrictEqual(result.claims.map((c) => c.text), ["first", "second"])
+    assert.strictEqual(result.usedTokens, result.claims.reduce((sum, c) => sum + cost(c), 0))
+    assert.strictEqual(result.budget.used, result.usedTokens)
+    assert.isAbove(result.budget.report, 0)
+  })
+
+  it("breaks score ties by chunk id", () => {
+    const candidates = [candidate({ id: "z.md#1", text: "z", score: 1 }), candidate({ id: "a.md#1", text: "a", score: 1 })]
+    assert.deepStrictEqual(pack(input({ query: query("q", 4_000), candidates })).claims.map((c) => c.note), ["a.md", "z.md"])
+  })
+
+  it("drops a candidate that is nothing but a link list, without calling it a budget drop", () => {
+    const candidates = [
+      candidate({ id: "a.md#rel", text: "depends_on [[b]]", score: 9, isLinkList: true }),
+      candidate({ id: "a.md#1", text: "words", score: 1 })
+    ]
+    const result = pack(input({ query: query("q", 400), candidates }))
+    assert.deepStrictEqual(result.claims.map((c) => c.text), ["words"])
+    assert.strictEqual(result.budget.dropped, 0)
+  })
+
+  it("skips a claim that does not fit instead of stopping, and cuts the best miss at a sentence", () => {
+    const big = candidate({ id: "big.md#1", text: "Big > Part\nOne sentence fits. The rest " + "is long ".repeat(40), score: 3 })
+    const small = candidate({ id: "small.md#1", text: "small", score: 1 })
+    const smallCost = cost(toClaim(small, false))
+    const cutCost = cost({ ...toClaim(big, false), text: "Big > Part\nOne sentence fits.", truncated: true })
+    const result = pack(input({ query: query("q", smallCost + cutCost + 5), candidates: [small, big] }))
+    assert.deepStrictEqual(result.claims.map((c) => [c.note, c.text, c.truncated ?? false]), [
+      ["big.md", "Big > Part\nOne sentence fits.", true],
+      ["small.md", "small", false]
+    ])
+    assert.strictEqual(result.usedTokens, smallCost + cutCost)
+    assert.strictEqual(result.budget.dropped, 1)
+    assert.isTrue(result.partial)
+    assert.strictEqual(result.gaps.at(-1)?.reason, "budget_truncated")
+  })
+
+  it("cuts at most one claim", () => {
+    const text = "T > H\nFirst sentence. " + "more words ".repeat(30)
+    const candidates = [candidate({ id: "a.md#1", text, score: 2 }), candidate({ id: "b.md#1", text, score: 1 })]
+    const result = pack(input({ query: query("q", cost(toClaim(candidates[0]!, false)) - 10), candidates }))
+    assert.strictEqual(result.claims.filter((c) => c.truncated === true).length, 1)
+    assert.strictEqual(result.budget.dropped, 2)
+  })
+
+  it("caps gaps at maxGaps, most specific first, the budget notice displacing the least specific", () => {
+    const gaps: Array<Gap> = [
+      { reason: "no_results", text: "No claims found about zebra." },
+      { reason: "low_confidence", text: "Nothing joins the two halves." },
+      { reason: "filtered_out", text: "Your filters removed 3 matches." },
+      { reason: "implied_type", text: "No decision found." }
+    ]
+    const roomy = pack(input({ query: query("q", 400), gaps }))
+    assert.deepStrictEqual(roomy.gaps.map((g) => g.reason), ["filtered_out", "implied_type", "low_confidence"])
+    const tight = pack(input({ query: query("q", 0), gaps, candidates: [candidate({ id: "a.md#1", text: "x", score: 1 })] }))
+    assert.deepStrictEqual(tight.gaps.map((g) => g.reason), ["filtered_out", "implied_type", "budget_truncated"])
+  })
+
+  it("maxGaps 0 reports nothing while claims stand, and the fallback when none do", () => {
+    const quiet = makePack(charCount, { ...config, maxGaps: 0 })
+    const gaps: Array<Gap> = [{ reason: "no_results", text: "No claims found about zebra." }]
+    const withClaims = quiet(input({ query: query("q", 400), gaps, candidates: [candidate({ id: "a.md#1", text: "x", score: 1 })] }))
+    assert.deepStrictEqual(withClaims.gaps, [])
+    const empty = quiet(input({ query: query("q", 400), gaps }))
+    assert.deepStrictEqual(empty.gaps, [{ reason: "no_results", text: config.fallbackGapText }])
+  })
+
+  it("publishes score and freshness at three significant digits", () => {
+    assert.strictEqual(toSignificant(3.0249e-13), 3.02e-13)
+    assert.strictEqual(toSignificant(0.0123456), 0.0123)
+    assert.strictEqual(toSignificant(1234.5), 1230)
+    assert.strictEqual(toSignificant(0.99951), 1)
+    assert.strictEqual(toSignificant(0), 0)
+    const claim = toClaim(candidate({ id: "a.md#1", text: "x", score: 0.0254007 }), false)
+    assert.strictEqual(claim.score, 0.0254)
+  })
+
+  it("explain adds the components, which multiply out to the unrounded score", () => {
+    const c = candidate({ id: "a.md#1", text: "x", score: 0.0254007 })
+    const claim = toClaim(c, true)
+    assert.deepStrictEqual(claim.components, c.components)
+    assert.isUndefined(toClaim(c, false).components)
+  })
+
+  it("clamps the echoed query, harder when it holds an over-long piece", () => {
+    assert.strictEqual(clampEchoedQuery("a".repeat(50_000)).length, MAX_GUARDED_QUERY_CHARS)
+    assert.strictEqual(clampEchoedQuery("word ".repeat(10_000)).length, MAX_ECHOED_QUERY_CHARS)
+    assert.strictEqual(clampEchoedQuery("short question"), "short question")
+    // Never splits a surrogate pair.
+    const emoji = "😀".repeat(20_000)
+    assert.strictEqual(clampEchoedQuery(emoji).length % 2, 0)
+  })
+
+  it("trims the echoed query when the budget is at least the reserve and the query alone would breach it", () => {
+    const result = packWhole(input({ query: query("q".repeat(3_000) + " end", 600) }))
+    assert.isAtMost(ContextPack.serialise(result).length, 600)
+    assert.isBelow(result.query.length, 3_004)
+  })
+
+  it("keeps the whole serialised pack inside a budget at or above the reserve", () => {
+    const candidates = Array.from({ length: 30 }, (_, i) =>
+      candidate({ id: `n${i}.md#1`, text: `Note ${i} > Section\n` + "Some sentence here. ".repeat(10), score: 1 / (i + 1) }))
+    for (const budget of [512, 700, 1_500, 4_000]) {
+      const result = packWhole(input({ query: query("what is here", budget), candidates }))
+      assert.isAtMost(ContextPack.serialise(result).length, budget, `budget ${budget}`)
+      assert.isAtMost(result.usedTokens, budget)
+    }
+  })
+
+  it("ensureNeverSilent - adds the fallback only to a pack with neither claims nor gaps", () => {
+    const empty = pack(input({ query: query("q", 400) }))
+    const stripped = { ...empty, gaps: [] }
+    assert.deepStrictEqual(ensureNeverSilent(stripped, "nothing").gaps, [{ reason: "no_results", text: "nothing" }])
+    assert.strictEqual(ensureNeverSilent(empty, "nothing"), empty)
+  })
+
+  it.effect("Packer layer - uses the counter and config it is given", () =>
+    Effect.gen(function*() {
+      const packer = yield* Packer
+      const result = yield* packer.pack(input({ query: query("q", 400), gaps: [
+        { reason: "no_results", text: "a" },
+        { reason: "no_results", text: "b" }
+      ] }))
+      assert.deepStrictEqual(result.gaps.map((g) => g.text), ["a"])
+    }).pipe(Effect.provide(layer.pipe(
+      Layer.provide(Layer.succeed(TokenCounter, { id: "chars", exact: false, count: charCount })),
+      Layer.provide(RetrievalConfig.layer({ maxGaps: 1 }))
+    ))))
+})
