@@ -31,6 +31,7 @@ const score = fc.oneof(
   fc.tuple(fc.constantFrom(0.0164, 0.5), fc.integer({ min: 0, max: 3 })).map(([s, k]) => s + k * Number.EPSILON)
 )
 
+/** Candidate lists of any length up to `maxLength` (sized "max", so long lists really occur). */
 export const candidateList = (maxLength: number): fc.Arbitrary<Array<Candidate>> =>
   fc.uniqueArray(
     fc.record({
@@ -40,7 +41,7 @@ export const candidateList = (maxLength: number): fc.Arbitrary<Array<Candidate>>
       score,
       isLinkList: fc.integer({ min: 0, max: 9 }).map((n) => n === 0)
     }),
-    { maxLength, selector: (c) => `${c.note}#${c.block}` }
+    { maxLength, size: "max", selector: (c) => `${c.note}#${c.block}` }
   ).map((specs) =>
     specs.map((s) => candidate({ id: `${s.note}#${s.block}`, noteId: s.note, text: s.text, score: s.score, isLinkList: s.isLinkList }))
   )

@@ -31,7 +31,27 @@ const packInput = fc.record({
   indexHealth: healthy
 }))
 
+/** Long lists of short candidates: the greedy fill and the final re-measure at scale. */
+const hugeInput = fc.record({ budget, candidates: candidateList(400) }).map((r): PackInput => ({
+  query: query("what does the repository say about budgets?", r.budget),
+  candidates: r.candidates,
+  conflicts: [],
+  gaps: [],
+  indexHealth: healthy
+}))
+
 describe("pack contracts", () => {
+  it("huge candidate lists keep both contracts and the whole-pack bound", () => {
+    fc.assert(fc.property(hugeInput, (input) => {
+      const result = pack(input)
+      assert.isAtMost(result.usedTokens, result.budgetTokens)
+      assert.isTrue(result.claims.length > 0 || result.gaps.length > 0)
+      if (input.query.budgetTokens >= RetrievalConfig.defaults.reportReserveTokens) {
+        assert.isAtMost(count(ContextPack.serialise(result)), input.query.budgetTokens)
+      }
+    }), RUNS)
+  })
+
   it("used_tokens never exceeds budget_tokens, and equals the claims' cost", () => {
     fc.assert(fc.property(packInput, (input) => {
       const result = pack(input)
