@@ -1,0 +1,197 @@
+/**
+ * Latent semantic embedder (Deerwester et al., "Indexing by Latent Semantic Analysis", 1990),
+ * trained on the corpus itself: TF-IDF over the analysed terms, then a truncated SVD by the seeded
+ * randomized method, so terms that keep the same company share directions and a paraphrase can
+ * land near its source with no word in common. Offline: no network, no downloaded weights.
+ *
+ * The model (vocabulary, idf, projection) is plain data with a schema, so it can be persisted and
+ * reloaded to bit-identical vectors; the projection is stored as float32, and training rounds to
+ * float32 before anything is embedded, so a fresh and a reloaded model are the same numbers.
+ */
+import { Effect, Result, Schema } from "effect"
+import { Base64 } from "effect/encoding"
+import { hashString, unitWithReservedAxis } from "./HashingEmbedder.ts"
+import type { TextEncoderModel } from "./HashingEmbedder.ts"
+import { stem } from "./Porter.ts"
+import type { SparseRows } from "./RandomizedSvd.ts"
+import { truncatedSvd } from "./RandomizedSvd.ts"
+import { surfaces } from "./Tokenizer.ts"
+
+export interface LsaOptions {
+  /** Latent dimensions k; the embedding has k + 1 components (see `unitWithReservedAxis`). */
+  readonly latentDimension: number
+  readonly seed: number
+  readonly powerIterations: number
+  readonly oversampling: number
+  /** Terms in fewer documents carry no co-occurrence and are left out. */
+  readonly minDocumentFrequency: number
+  /** Vocabulary cap, keeping the terms in the most documents (ties by term). */
+  readonly maxVocabulary: number
+}
+
+export const defaultLsaOptions: LsaOptions = {
+  latentDimension: 128,
+  seed: 42,
+  powerIterations: 2,
+  oversampling: 10,
+  minDocumentFrequency: 2,
+  maxVocabulary: 50_000
+}
+
+const FORMAT = "cairn/lsa@1"
+
+export const LsaModel = Schema.Struct({
+  format: Schema.Literal(FORMAT),
+  seed: Schema.Int,
+  latentDimension: Schema.Int.check(Schema.isGreaterThan(0)),
+  /** Analysed terms in code-unit order; a term's position is its row in `projection`. */
+  vocabulary: Schema.Array(Schema.String),
+  idf: Schema.Array(Schema.Finite),
+  /** Base64 of little-endian float32, `vocabulary.length × latentDimension`, row-major. */
+  projection: Schema.String
+}).check(
+  Schema.makeFilter((model) =>
+    model.idf.length === model.vocabulary.length &&
+    Result.match(Base64.decode(model.projection), {
+      onFailure: () => false,
+      onSuccess: (bytes) => bytes.length === model.vocabulary.length * model.latentDimension * 4
+    }), { expected: "idf and projection sized to the vocabulary" })
+)
+export type LsaModel = typeof LsaModel.Type
+
+const LsaModelJson = Schema.fromJsonString(LsaModel)
+
+/** The model as JSON text, keys in a fixed order. */
+export const encodeModel = (model: LsaModel): string => JSON.stringify(model)
+
+/** Reads a model written by {@link encodeModel}; fails with a `SchemaError` on anything else. */
+export const decodeModel = Schema.decodeUnknownEffect(LsaModelJson)
+
+const toBase64 = (values: Float32Array): string => {
+  const bytes = new Uint8Array(values.length * 4)
+  const view = new DataView(bytes.buffer)
+  for (let i = 0; i < values.length; i++) view.setFloat32(i * 4, values[i]!, true)
+  return Base64.encode(bytes)
+}
+
+const fromBase64 = (text: string): Float32Array => {
+  const bytes = Result.getOrThrow(Base64.decode(text))
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const out = new Float32Array(bytes.length / 4)
+  for (let i = 0; i < out.length; i++) out[i] = view.getFloat32(i * 4, true)
+  return out
+}
+
+// Bounds the stem memo of a long-lived encoder, which sees every query ever asked.
+const MEMO_LIMIT = 100_000
+
+/** Analysed terms with a memo, since a corpus repeats its words far more than it invents them. */
+const analyser = () => {
+  const stems = new Map<string, string>()
+  return (text: string): Array<string> =>
+    surfaces(text).map((surface) => {
+      let term = stems.get(surface)
+      if (term === undefined) {
+        term = stem(surface)
+        if (stems.size >= MEMO_LIMIT) stems.clear()
+        stems.set(surface, term)
+      }
+      return term
+    })
+}
+
+const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
+
+/** `(1 + ln tf)` per vocabulary row, rows ascending, so sums are taken in one canonical order. */
+const termWeights = (termsOfText: ReadonlyArray<string>, index: ReadonlyMap<string, number>): Array<readonly [number, number]> => {
+  const counts = new Map<number, number>()
+  for (const term of termsOfText) {
+    const row = index.get(term)
+    if (row !== undefined) counts.set(row, (counts.get(row) ?? 0) + 1)
+  }
+  return [...counts].sort((a, b) => a[0] - b[0]).map(([row, tf]) => [row, 1 + Math.log(tf)] as const)
+}
+
+/**
+ * Trains a model on `texts`. The texts are sorted first, so the model depends on the multiset of
+ * texts and the options, never on the order they arrived in.
+ */
+export const train = (texts: ReadonlyArray<string>, overrides: Partial<LsaOptions> = {}): LsaModel => {
+  const options = { ...defaultLsaOptions, ...overrides }
+  const analyse = analyser()
+  const documents = [...texts].sort(byCodeUnit).map(analyse)
+  const df = new Map<string, number>()
+  for (const doc of documents) for (const term of new Set(doc)) df.set(term, (df.get(term) ?? 0) + 1)
+  const vocabulary = [...df]
+    .filter(([, n]) => n >= options.minDocumentFrequency)
+    .sort((a, b) => (b[1] - a[1]) || byCodeUnit(a[0], b[0]))
+    .slice(0, options.maxVocabulary)
+    .map(([term]) => term)
+    .sort(byCodeUnit)
+  const index = new Map(vocabulary.map((term, row) => [term, row] as const))
+  const n = documents.length
+  const idf = vocabulary.map((term) => Math.log((1 + n) / (1 + df.get(term)!)) + 1)
+
+  const rowStart = new Int32Array(n + 1)
+  const colIndex: Array<number> = []
+  const values: Array<number> = []
+  documents.forEach((doc, r) => {
+    const weights = termWeights(doc, index).map(([c, w]) => [c, w * idf[c]!] as const)
+    let sum = 0
+    for (const [, w] of weights) sum += w * w
+    const norm = Math.sqrt(sum)
+    for (const [c, w] of weights) {
+      colIndex.push(c)
+      values.push(w / norm)
+    }
+    rowStart[r + 1] = colIndex.length
+  })
+  const matrix: SparseRows = {
+    rows: n,
+    cols: vocabulary.length,
+    rowStart,
+    colIndex: Int32Array.from(colIndex),
+    values: Float64Array.from(values)
+  }
+  const k = options.latentDimension
+  const svd = truncatedSvd(matrix, { rank: k, oversampling: options.oversampling, powerIterations: options.powerIterations, seed: options.seed })
+  return {
+    format: FORMAT,
+    seed: options.seed,
+    latentDimension: k,
+    vocabulary,
+    idf,
+    projection: toBase64(Float32Array.from(svd.vectors))
+  }
+}
+
+/**
+ * An encoder over a model: a text's TF-IDF weights projected onto the latent directions (LSA
+ * "folding in"), scaled to unit length. `version` is a fingerprint of the model's content.
+ */
+export const encoder = (model: LsaModel): TextEncoderModel => {
+  const k = model.latentDimension
+  const projection = fromBase64(model.projection)
+  const index = new Map(model.vocabulary.map((term, row) => [term, row] as const))
+  const analyse = analyser()
+  const content = `${model.format}|${model.seed}|${k}|${model.vocabulary.join("\u0000")}|${model.idf.join(",")}|${model.projection}`
+  const fingerprint = [hashString(content, 1), hashString(content, 2)].map((h) => h.toString(16).padStart(8, "0")).join("")
+  return {
+    id: "cairn/lsa",
+    version: `${FORMAT}/${k}/${fingerprint}`,
+    dimension: k + 1,
+    embedOne: (text) => {
+      const latent = new Float64Array(k)
+      for (const [row, weight] of termWeights(analyse(text), index)) {
+        const w = weight * model.idf[row]!
+        const offset = row * k
+        for (let j = 0; j < k; j++) latent[j] = latent[j]! + w * projection[offset + j]!
+      }
+      return unitWithReservedAxis(latent)
+    }
+  }
+}
+
+/** Trains and wraps in one step, for callers that do not persist the model. */
+export const trainEncoder = (texts: ReadonlyArray<string>, options: Partial<LsaOptions> = {}): Effect.Effect<TextEncoderModel> =>
+  Effect.sync(() => encoder(train(texts, options)))

@@ -1,0 +1,56 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { makeChunk } from "../../layers/contracts/ChunkFixtures.ts"
+import { decode, instantMillis, matchesFilter } from "./RetrievalFilter.ts"
+
+const chunk = makeChunk({ id: "docs/guide/a.md#x", noteType: "decision", provenance: { createdAt: "2024-05-10T12:00:00Z" } })
+
+describe("RetrievalFilter", () => {
+  it("matchesFilter - admits everything but superseded chunks by default", () => {
+    assert.isTrue(matchesFilter(chunk, {}))
+    assert.isFalse(matchesFilter({ ...chunk, status: "superseded" }, {}))
+    assert.isFalse(matchesFilter({ ...chunk, provenance: { ...chunk.provenance, state: "superseded" } }, {}))
+    assert.isTrue(matchesFilter({ ...chunk, status: "superseded" }, { includeSuperseded: true }))
+  })
+
+  it("matchesFilter - types: listed types only; absent or empty means all", () => {
+    assert.isTrue(matchesFilter(chunk, { types: ["decision", "state"] }))
+    assert.isFalse(matchesFilter(chunk, { types: ["state"] }))
+    assert.isTrue(matchesFilter(chunk, { types: [] }))
+  })
+
+  it("matchesFilter - since: older words are out, same instant and unknown dates are in", () => {
+    assert.isTrue(matchesFilter(chunk, { since: "2024-05-10" }))
+    assert.isTrue(matchesFilter(chunk, { since: "2024-05-10T12:00:00Z" }))
+    assert.isFalse(matchesFilter(chunk, { since: "2024-05-10T12:00:01Z" }))
+    assert.isFalse(matchesFilter(chunk, { since: "2024-05-10T14:00:01+02:00" }))
+    assert.isTrue(matchesFilter(chunk, { since: "2024-05-10T13:59:59+02:00" }))
+    assert.isTrue(matchesFilter({ ...chunk, provenance: { ...chunk.provenance, createdAt: null } }, { since: "2030-01-01" }))
+    assert.isTrue(matchesFilter({ ...chunk, provenance: { ...chunk.provenance, createdAt: "last week" } }, { since: "2030-01-01" }))
+  })
+
+  it("matchesFilter - pathPrefixes match whole segments", () => {
+    assert.isTrue(matchesFilter(chunk, { pathPrefixes: ["docs"] }))
+    assert.isTrue(matchesFilter(chunk, { pathPrefixes: ["docs/guide/"] }))
+    assert.isTrue(matchesFilter(chunk, { pathPrefixes: ["docs/guide/a.md"] }))
+    assert.isFalse(matchesFilter(chunk, { pathPrefixes: ["doc", "docs/gui"] }))
+    assert.isTrue(matchesFilter(chunk, { pathPrefixes: ["src", "docs"] }))
+  })
+
+  it("instantMillis - reads dates and zoned date-times, refuses zoneless times and impossible dates", () => {
+    assert.strictEqual(instantMillis("1970-01-02"), 86_400_000)
+    assert.strictEqual(instantMillis("1970-01-01T01:00:00+01:00"), 0)
+    assert.strictEqual(instantMillis("1970-01-01T00:00:00.250Z"), 250)
+    for (const bad of ["2024-02-30", "2023-02-29", "2024-05-10T12:00:00", "2024-13-01", "yesterday"]) {
+      assert.isTrue(Number.isNaN(instantMillis(bad)), bad)
+    }
+    assert.strictEqual(instantMillis("2024-02-29"), Date.UTC(2024, 1, 29))
+  })
+
+  it.effect("decode - refuses an unreadable since with a SchemaError", () =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(decode({ since: "2024-05-10T12:00:00" }))
+      assert.strictEqual(error._tag, "SchemaError")
+      assert.deepStrictEqual(yield* decode({ since: "2024-05-10", types: ["code"] }), { since: "2024-05-10", types: ["code"] })
+    }))
+})
