@@ -1,0 +1,127 @@
+/**
+ * Canonical shapes: every snapshot value is rebuilt here with its keys in schema order and its
+ * lists sorted, whether it was just analysed or reused from a previous snapshot. Serialising a
+ * canonical value with `JSON.stringify` then gives the same bytes for the same facts.
+ */
+import type {
+  AreaEntity,
+  Coverage,
+  DocumentEntity,
+  Entity,
+  Evidence,
+  ExternalEntity,
+  ModuleEntity,
+  PackageEntity,
+  Relation
+} from "../domain/Snapshot.ts"
+
+export const compareStrings = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
+
+export const evidence = (item: Evidence): Evidence => {
+  const out: { path: string; line?: number; contentHash?: string; text?: string } = { path: item.path }
+  if (item.line !== undefined) out.line = item.line
+  if (item.contentHash !== undefined) out.contentHash = item.contentHash
+  if (item.text !== undefined) out.text = item.text
+  return out
+}
+
+const compareEvidence = (a: Evidence, b: Evidence): number =>
+  compareStrings(a.path, b.path) || (a.line ?? 0) - (b.line ?? 0) || compareStrings(a.text ?? "", b.text ?? "")
+
+/** Sorted by path, line, text, with exact duplicates removed. */
+export const evidenceList = (items: ReadonlyArray<Evidence>): Array<Evidence> => {
+  const sorted = items.map(evidence).sort(compareEvidence)
+  return sorted.filter((item, index) => index === 0 || compareEvidence(sorted[index - 1]!, item) !== 0)
+}
+
+export const relation = (value: Relation): Relation => ({
+  kind: value.kind,
+  from: value.from,
+  to: value.to,
+  status: value.status,
+  confidence: value.confidence,
+  evidence: evidenceList(value.evidence)
+})
+
+export const compareRelations = (a: Relation, b: Relation): number =>
+  compareStrings(a.from, b.from) || compareStrings(a.kind, b.kind) || compareStrings(a.to, b.to)
+
+export const coverage = (value: Coverage): Coverage => ({
+  analyzer: value.analyzer,
+  scope: value.scope,
+  status: value.status,
+  reason: value.reason
+})
+
+export const compareCoverage = (a: Coverage, b: Coverage): number =>
+  compareStrings(a.analyzer, b.analyzer) || compareStrings(a.scope, b.scope) || compareStrings(a.status, b.status) ||
+  compareStrings(a.reason, b.reason)
+
+const moduleEntity = (value: ModuleEntity): ModuleEntity => ({
+  id: value.id,
+  kind: "module",
+  path: value.path,
+  evidence: value.evidence.map(evidence),
+  language: value.language,
+  exports: value.exports.map((e) => ({ name: e.name, line: e.line, declared: e.declared, typeOnly: e.typeOnly })),
+  declarations: value.declarations.map((d) => ({ name: d.name, kind: d.kind, line: d.line }))
+})
+
+const documentEntity = (value: DocumentEntity): DocumentEntity => {
+  const frontmatter: Record<string, string> = {}
+  for (const key of Object.keys(value.frontmatter).sort(compareStrings)) frontmatter[key] = value.frontmatter[key]!
+  return {
+    id: value.id,
+    kind: "document",
+    path: value.path,
+    evidence: value.evidence.map(evidence),
+    title: value.title,
+    headings: value.headings.map((h) => ({ depth: h.depth, text: h.text, line: h.line })),
+    summary: value.summary,
+    wordCount: value.wordCount,
+    frontmatter,
+    generatedRegions: value.generatedRegions.map((r) => ({ startLine: r.startLine, endLine: r.endLine })),
+    evidenceTruncated: value.evidenceTruncated
+  }
+}
+
+const packageEntity = (value: PackageEntity): PackageEntity => ({
+  id: value.id,
+  kind: "package",
+  path: value.path,
+  evidence: value.evidence.map(evidence),
+  name: value.name,
+  version: value.version,
+  directory: value.directory,
+  entryPoints: value.entryPoints.map((e) => ({ subpath: e.subpath, target: e.target })),
+  workspaces: [...value.workspaces]
+})
+
+const areaEntity = (value: AreaEntity): AreaEntity => ({
+  id: value.id,
+  kind: "area",
+  path: value.path,
+  evidence: value.evidence.map(evidence)
+})
+
+const externalEntity = (value: ExternalEntity): ExternalEntity => ({
+  id: value.id,
+  kind: "external",
+  name: value.name,
+  evidence: value.evidence.map(evidence)
+})
+
+export const entity = (value: Entity): Entity => {
+  switch (value.kind) {
+    case "module":
+      return moduleEntity(value)
+    case "document":
+      return documentEntity(value)
+    case "package":
+      return packageEntity(value)
+    case "area":
+      return areaEntity(value)
+    case "external":
+      return externalEntity(value)
+  }
+}

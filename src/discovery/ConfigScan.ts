@@ -1,0 +1,48 @@
+/**
+ * Manifests and tsconfig files, read on every scan before any module: they define the module
+ * universe that decides whether previous relations can be reused, and they are few and small.
+ */
+import { Effect } from "effect"
+import type * as Digest from "effect/crypto/Digest"
+import type { DiscoveryError } from "../domain/DiscoveryError.ts"
+import type { Coverage } from "../domain/Snapshot.ts"
+import type { SourceTree } from "../ports/SourceTree.ts"
+import type { ConfigFile } from "./CompilerOptions.ts"
+import type { Analyzer } from "./FileAnalysis.ts"
+import { decodeText, isBinary, readContent } from "./FileContent.ts"
+import { BINARY_NOTE, notesToCoverage } from "./ModuleScan.ts"
+import type { Manifest } from "./Packages.ts"
+import { runAnalyzer } from "./Registry.ts"
+import type { ListedFile } from "./Walk.ts"
+
+export interface ConfigScan {
+  readonly manifests: ReadonlyArray<Manifest>
+  readonly configFiles: ReadonlyArray<ConfigFile>
+  readonly coverage: ReadonlyArray<Coverage>
+}
+
+export const scanConfigFiles = (
+  files: ReadonlyArray<{ readonly file: ListedFile; readonly analyzer: Analyzer }>,
+  concurrency: number
+): Effect.Effect<ConfigScan, DiscoveryError, SourceTree | Digest.Digest> =>
+  Effect.gen(function*() {
+    const results = yield* Effect.forEach(files, ({ analyzer, file }) =>
+      Effect.map(readContent(file, false, undefined, undefined), (content) => {
+        const bytes = content.bytes!
+        if (isBinary(bytes)) return { file, analyzer, hash: content.hash, facts: undefined, notes: [BINARY_NOTE] }
+        const analysis = runAnalyzer(analyzer, file.path, decodeText(bytes))
+        return { file, analyzer, hash: content.hash, facts: analysis.facts, notes: analysis.notes }
+      }), { concurrency })
+    const manifests: Array<Manifest> = []
+    const configFiles: Array<ConfigFile> = []
+    const coverage: Array<Coverage> = []
+    for (const result of results) {
+      coverage.push(...notesToCoverage(result.analyzer.id, result.file.path, result.notes))
+      if (result.facts?._tag === "manifest") {
+        manifests.push({ path: result.file.path, contentHash: result.hash, facts: result.facts })
+      } else if (result.facts?._tag === "tsconfig") {
+        configFiles.push({ path: result.file.path, contentHash: result.hash, facts: result.facts })
+      }
+    }
+    return { manifests, configFiles, coverage }
+  })

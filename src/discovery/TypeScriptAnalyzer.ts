@@ -1,0 +1,122 @@
+/**
+ * TypeScript and JavaScript analyzer: imports, type imports, re-exports, exported names (declared
+ * here or passed through), top-level declarations, and every dynamic load, on oxc-parser.
+ */
+import type { Declaration, ExportedSymbol, ModuleLanguage } from "../domain/Snapshot.ts"
+import type { Analysis, Analyzer, ModuleReference, Note } from "./FileAnalysis.ts"
+import { lineIndex } from "./Lines.ts"
+import { parseModule } from "./OxcModule.ts"
+import { extname } from "./Paths.ts"
+
+/**
+ * oxc-parser recurses natively and kills the process (a segmentation fault, not an exception) on
+ * brackets nested several thousand deep. Real code stays far below this; a file above it is
+ * refused by throwing, which the registry reports as a failed file.
+ */
+export const MAX_NESTING = 1000
+
+const LANGUAGES: Readonly<Record<string, ModuleLanguage>> = {
+  ".ts": "ts",
+  ".mts": "ts",
+  ".cts": "ts",
+  ".tsx": "tsx",
+  ".js": "js",
+  ".mjs": "js",
+  ".cjs": "js",
+  ".jsx": "jsx"
+}
+
+export const languageOf = (path: string): ModuleLanguage => LANGUAGES[extname(path)] ?? "ts"
+
+/** Deepest bracket nesting, counting brackets inside strings too: an over-estimate is safe here. */
+export const nestingDepth = (text: string): number => {
+  let depth = 0
+  let deepest = 0
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index)
+    if (code === 40 || code === 91 || code === 123) {
+      depth++
+      if (depth > deepest) deepest = depth
+    } else if ((code === 41 || code === 93 || code === 125) && depth > 0) {
+      depth--
+    }
+  }
+  return deepest
+}
+
+const byNameThenLine = (a: { name: string; line: number }, b: { name: string; line: number }): number =>
+  a.name < b.name ? -1 : a.name > b.name ? 1 : a.line - b.line
+
+const byLineThenName = (a: { name: string; line: number }, b: { name: string; line: number }): number =>
+  a.line - b.line || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
+
+const clip = (text: string): string => (text.length > 60 ? `${text.slice(0, 57)}...` : text).replace(/\s+/g, " ")
+
+const analyze = (path: string, text: string): Analysis => {
+  const depth = nestingDepth(text)
+  if (depth > MAX_NESTING) {
+    throw new Error(`brackets nest ${depth} deep, over the ${MAX_NESTING} the parser can take safely`)
+  }
+  const parsed = parseModule(path, text)
+  const lineOf = lineIndex(text)
+  const firstError = parsed.errors[0]
+  if (firstError !== undefined) {
+    return {
+      facts: undefined,
+      notes: [{ status: "failed", reason: `syntax error at line ${lineOf(firstError.offset)}: ${firstError.message}` }]
+    }
+  }
+  const references: Array<ModuleReference> = []
+  for (const entry of parsed.imports) {
+    references.push({ kind: entry.typeOnly ? "imports-type" : "imports", specifier: entry.specifier, line: lineOf(entry.offset) })
+  }
+  const exports: Array<ExportedSymbol> = []
+  for (const entry of parsed.exports) {
+    if (entry.from !== null) references.push({ kind: "re-exports", specifier: entry.from, line: lineOf(entry.offset) })
+    if (entry.name === null) continue
+    const declared = entry.from === null && !(entry.local !== null && parsed.importedNames.has(entry.local))
+    exports.push({ name: entry.name, line: lineOf(entry.offset), declared, typeOnly: entry.typeOnly })
+  }
+  const computed: Array<string> = []
+  for (const load of parsed.loads) {
+    const line = lineOf(load.offset)
+    if (load.literal === null) {
+      computed.push(`line ${line}: ${clip(load.text)}`)
+    } else {
+      references.push({ kind: load.kind, specifier: load.literal, line })
+    }
+  }
+  const notes: Array<Note> = []
+  const dynamic = parsed.loads.filter((load) => load.kind !== "imports").length
+  if (dynamic > 0) {
+    notes.push(
+      computed.length === 0
+        ? { status: "complete", reason: `dynamic loads: ${dynamic}, every target a literal` }
+        : {
+          status: "not-analyzed",
+          reason: `dynamic loads: ${dynamic}, ${computed.length} with a computed target (${computed.join("; ")})`
+        }
+    )
+  }
+  const declarations: Array<Declaration> = parsed.declarations
+    .map((d) => ({ name: d.name, kind: d.kind, line: lineOf(d.offset) }))
+    .sort(byLineThenName)
+  return {
+    facts: {
+      _tag: "module",
+      language: languageOf(path),
+      exports: exports.sort(byNameThenLine),
+      declarations,
+      references
+    },
+    notes
+  }
+}
+
+export const TypeScriptAnalyzer: Analyzer = {
+  id: "typescript",
+  version: "1",
+  extensions: Object.keys(LANGUAGES),
+  fileNamePattern: undefined,
+  analyze
+}

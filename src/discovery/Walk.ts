@@ -1,0 +1,117 @@
+/**
+ * Lists the files a scan may read: every `.gitignore` honoured at its own level, the configuration's
+ * include and exclude applied, secrets and symbolic links reported as coverage instead of listed.
+ * Listing order is whatever the tree gives; everything downstream sorts.
+ */
+import { Effect, Option } from "effect"
+import ignore from "ignore"
+import type { DiscoveryError } from "../domain/DiscoveryError.ts"
+import type { Coverage } from "../domain/Snapshot.ts"
+import { SourceTree } from "../ports/SourceTree.ts"
+import type { DiscoveryConfig } from "./DiscoveryConfig.ts"
+import { join } from "./Paths.ts"
+import { isSensitive } from "./Sensitive.ts"
+
+export interface ListedFile {
+  readonly path: string
+  readonly size: number
+  readonly stamp: string
+}
+
+export interface Listing {
+  readonly files: ReadonlyArray<ListedFile>
+  readonly coverage: ReadonlyArray<Coverage>
+}
+
+/** Never part of a repository's content, whatever its ignore files say. */
+const SKIPPED_DIRECTORIES = new Set([".git", "node_modules", ".cairn"])
+
+/** Subdirectories listed at once; listing is I/O-bound. */
+const DIRECTORY_CONCURRENCY = 8
+
+type Matcher = ReturnType<typeof ignore>
+
+interface IgnoreFile {
+  readonly directory: string
+  readonly matcher: Matcher
+}
+
+const matcher = (patterns: ReadonlyArray<string>): Matcher => ignore({ ignorecase: false }).add(patterns)
+
+/** Git's precedence: the deepest ignore file with a matching rule decides, its last matching rule wins. */
+const isIgnored = (path: string, isDirectory: boolean, files: ReadonlyArray<IgnoreFile>): boolean => {
+  for (let index = files.length - 1; index >= 0; index--) {
+    const { directory, matcher } = files[index]!
+    const relative = directory === "" ? path : path.slice(directory.length + 1)
+    const result = matcher.test(isDirectory ? `${relative}/` : relative)
+    if (result.ignored) return true
+    if (result.unignored) return false
+  }
+  return false
+}
+
+const hasWildcard = (pattern: string): boolean => /[*?[\]!]/.test(pattern)
+
+const decoder = new TextDecoder()
+
+export const walk = Effect.fnUntraced(function*(config: DiscoveryConfig) {
+  const tree = yield* SourceTree
+  const exclude = matcher(config.exclude)
+  const include = config.include.length > 0 ? matcher(config.include) : undefined
+  const namedExplicitly = new Set(config.include.filter((p) => !hasWildcard(p)).map((p) => p.replace(/^\//, "")))
+  const files: Array<ListedFile> = []
+  const coverage: Array<Coverage> = []
+
+  const visit = (directory: string, ignoreFiles: ReadonlyArray<IgnoreFile>): Effect.Effect<void, DiscoveryError> =>
+    Effect.gen(function*() {
+      const entries = yield* tree.list(directory)
+      let scoped = ignoreFiles
+      if (entries.some((entry) => entry.name === ".gitignore" && entry.type === "file")) {
+        const text = decoder.decode(yield* tree.read(join(directory, ".gitignore")))
+        scoped = [...ignoreFiles, { directory, matcher: matcher(text.split(/\r?\n/)) }]
+      }
+      const subdirectories: Array<string> = []
+      for (const entry of entries) {
+        const path = join(directory, entry.name)
+        if (entry.type === "directory") {
+          if (SKIPPED_DIRECTORIES.has(entry.name)) continue
+          if (isIgnored(path, true, scoped) || exclude.ignores(`${path}/`)) continue
+          subdirectories.push(path)
+          continue
+        }
+        if (isIgnored(path, false, scoped) || exclude.ignores(path)) continue
+        if (include !== undefined && !include.ignores(path)) continue
+        if (entry.type === "symlink") {
+          const target = yield* tree.linkTarget(path)
+          coverage.push({
+            analyzer: "source-tree",
+            scope: path,
+            status: "skipped-symlink",
+            reason: Option.match(target, {
+              onNone: () => "symbolic link leaving the root; never followed",
+              onSome: (inside) => `symbolic link to ${inside}; not followed, the target is scanned where it lives`
+            })
+          })
+          continue
+        }
+        if (entry.type !== "file") continue
+        if (isSensitive(path) && !namedExplicitly.has(path)) {
+          coverage.push({
+            analyzer: "source-tree",
+            scope: path,
+            status: "excluded-sensitive",
+            reason: "file name suggests secrets; never read unless config.include names this exact path"
+          })
+          continue
+        }
+        files.push({ path, size: entry.size, stamp: entry.stamp })
+      }
+      yield* Effect.forEach(subdirectories, (sub) => visit(sub, scoped), {
+        concurrency: DIRECTORY_CONCURRENCY,
+        discard: true
+      })
+    })
+
+  yield* visit("", [])
+  return { files, coverage } satisfies Listing
+})

@@ -1,0 +1,37 @@
+/**
+ * The file tree discovery reads, bound to one root. The port is a plain view of directories and
+ * bytes: which files count (ignore rules, secrets, size, binaries) is decided by discovery, so every
+ * backend applies the same policy.
+ */
+import type { Effect, Option } from "effect"
+import { Context } from "effect"
+import type { DiscoveryError } from "../domain/DiscoveryError.ts"
+
+export type EntryType = "file" | "directory" | "symlink" | "other"
+
+export interface SourceEntry {
+  /** The entry's name within its directory. */
+  readonly name: string
+  readonly type: EntryType
+  /** Size in bytes; 0 for anything but a file. */
+  readonly size: number
+  /**
+   * An opaque token that changes whenever the file's bytes may have changed (size, modification
+   * time, inode). Equal stamps let a warm scan trust a hash it computed earlier without a read.
+   */
+  readonly stamp: string
+}
+
+export class SourceTree extends Context.Service<SourceTree, {
+  /** Entries of a directory given by its root-relative path (`""` is the root), in any order. */
+  readonly list: (directory: string) => Effect.Effect<ReadonlyArray<SourceEntry>, DiscoveryError>
+  /** The bytes of a root-relative file. */
+  readonly read: (path: string) => Effect.Effect<Uint8Array, DiscoveryError>
+  /**
+   * Where a symbolic link points, as a root-relative path, or none when it leaves the root or
+   * cannot be resolved. Discovery never follows links; this only explains the coverage note.
+   */
+  readonly linkTarget: (path: string) => Effect.Effect<Option.Option<string>>
+  /** The revision the tree is checked out at (git HEAD), when there is one. */
+  readonly revision: Effect.Effect<Option.Option<string>>
+}>()("cairn/ports/SourceTree") {}
