@@ -86,6 +86,7 @@ export const contract = <E>(name: string, makeLayer: MakeLexicalLayer<E>) => {
       Effect.gen(function*() {
         const chunks = Array.from({ length: 5 }, (_, i) => note(`n/${i}.md#x`, `alpha ${"filler ".repeat(i)}`))
         assert.strictEqual((yield* search(chunks, "alpha", 3)).length, 3)
+        assert.strictEqual((yield* search(chunks, "alpha", Number.POSITIVE_INFINITY)).length, 5)
         assert.deepStrictEqual(yield* search(chunks, "alpha", 0), [])
         assert.deepStrictEqual(yield* search(chunks, "  ?! ", 10), [])
         assert.deepStrictEqual(yield* search(chunks, "nonexistentword", 10), [])

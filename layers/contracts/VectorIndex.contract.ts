@@ -67,6 +67,7 @@ export const contract = <E>(name: string, makeLayer: MakeVectorLayer<E>) => {
       Effect.gen(function*() {
         const entries = Array.from({ length: 6 }, (_, i) => entry(`v/${i}.md#x`, [1, i]))
         assert.strictEqual((yield* nearest(2, entries, [1, 0], 4)).length, 4)
+        assert.strictEqual((yield* nearest(2, entries, [1, 0], Number.POSITIVE_INFINITY)).length, 6)
         assert.deepStrictEqual(yield* nearest(2, entries, [1, 0], 0), [])
       }))
 

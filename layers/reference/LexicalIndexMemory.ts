@@ -36,39 +36,49 @@ interface Postings {
 const byId = (a: Chunk, b: Chunk): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
 
 const build = (sorted: ReadonlyArray<Chunk>, weights: ColumnWeights): Postings => {
-  const stems = new Map<string, string>()
+  // One lookup per token: surface straight to term id (surfaces with a shared stem share an id).
+  const surfaceIds = new Map<string, number>()
   const termIds = new Map<string, number>()
   const termRows: Array<Array<number>> = []
   const termFreqs: Array<Array<number>> = []
+  // Per-row scratch: weighted frequency by term id, and the ids this row touched in first-seen order.
+  const rowFreq: Array<number> = []
+  const rowTerms: Array<number> = []
   const lengths = new Float64Array(sorted.length)
   let totalTokens = 0
   for (let row = 0; row < sorted.length; row++) {
     const fields = columns(sorted[row]!)
-    const freqs = new Map<number, number>()
     let length = 0
     // Column order text, title, tags, as FTS5 visits instances, so weighted sums round alike.
     for (const [text, weight] of [[fields.text, weights.text], [fields.title, weights.title], [fields.tags, weights.tags]] as const) {
       for (const surface of surfaces(text)) {
-        let term = stems.get(surface)
-        if (term === undefined) {
-          term = stem(surface)
-          stems.set(surface, term)
-        }
-        let id = termIds.get(term)
+        let id = surfaceIds.get(surface)
         if (id === undefined) {
-          id = termRows.length
-          termIds.set(term, id)
-          termRows.push([])
-          termFreqs.push([])
+          const term = stem(surface)
+          id = termIds.get(term)
+          if (id === undefined) {
+            id = termRows.length
+            termIds.set(term, id)
+            termRows.push([])
+            termFreqs.push([])
+            rowFreq.push(-1)
+          }
+          surfaceIds.set(surface, id)
         }
-        freqs.set(id, (freqs.get(id) ?? 0) + weight)
+        if (rowFreq[id] === -1) {
+          rowFreq[id] = 0
+          rowTerms.push(id)
+        }
+        rowFreq[id] = rowFreq[id]! + weight
         length++
       }
     }
-    for (const [id, freq] of freqs) {
+    for (const id of rowTerms) {
       termRows[id]!.push(row)
-      termFreqs[id]!.push(freq)
+      termFreqs[id]!.push(rowFreq[id]!)
+      rowFreq[id] = -1
     }
+    rowTerms.length = 0
     lengths[row] = length
     totalTokens += length
   }
@@ -95,8 +105,9 @@ const searcher = (index: Postings) => {
   let stamp = 0
 
   return (query: string, limit: number, filter: RetrievalFilter): Array<LexicalHit> => {
-    const k = Math.floor(limit)
-    if (!(k > 0) || n === 0) return []
+    // No more rows than exist: the heap is sized by k, and a caller may pass Infinity.
+    const k = Math.min(Math.floor(limit), n)
+    if (!(k > 0)) return []
     stamp++
     let touchedCount = 0
     // Terms in query order, so each row's sum is taken in the order FTS5 takes it.

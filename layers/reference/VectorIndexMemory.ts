@@ -54,7 +54,8 @@ export const make = Effect.fnUntraced(function*(dimension: number, entries: Read
   const nearest = (vector: ReadonlyArray<number>, limit: number, filter: RetrievalFilter): Effect.Effect<ReadonlyArray<VectorHit>, VectorIndexError> => {
     const queryNorm = normOf(vector, dimension, "query vector")
     if (typeof queryNorm !== "number") return Effect.fail(queryNorm)
-    const k = Math.floor(limit)
+    // No more rows than exist: the heap is sized by k, and a caller may pass Infinity.
+    const k = Math.min(Math.floor(limit), sorted.length)
     if (!(k > 0)) return Effect.succeed([])
     return Effect.sync(() => {
       const query = Float64Array.from(vector)
