@@ -1,0 +1,16 @@
+/**
+ * The `cairn` command line: the root command and its subcommands. Each subcommand lives in its own
+ * file beside this one; `main.ts` runs the result against the process.
+ */
+import { Command } from "effect/cli"
+import { snapshot } from "./SnapshotCommand.ts"
+
+export const VERSION = "0.1.0"
+
+export const cairn = Command.make("cairn").pipe(
+  Command.withDescription("Right-sized, attributed context from a repository for AI agents"),
+  Command.withSubcommands([snapshot])
+)
+
+/** Runs the CLI against explicit argv (tests); `Command.run` reads the process arguments instead. */
+export const runWith = Command.runWith(cairn, { version: VERSION })

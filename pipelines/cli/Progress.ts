@@ -1,0 +1,46 @@
+/**
+ * Progress of a long scan on standard error: a line redrawn in place on a terminal, one line per
+ * phase otherwise. Short scans stay silent so piped output and tests see only the result.
+ */
+import { Effect, Stdio, Stream } from "effect"
+import type { Progress } from "../../src/discovery/Progress.ts"
+
+/** Scans with fewer files to analyse than this finish before a progress line would help. */
+export const LONG_SCAN_FILES = 1000
+
+/** Redraw a terminal line at most once per this many files. */
+const REDRAW_EVERY = 200
+
+const write = (text: string): Effect.Effect<void, never, Stdio.Stdio> =>
+  Effect.gen(function*() {
+    const stdio = yield* Stdio.Stdio
+    yield* Stream.run(Stream.make(text), stdio.stderr({ endOnDone: false })).pipe(Effect.ignore)
+  })
+
+const render = (progress: Progress): string => {
+  const percent = progress.total === 0 ? 100 : Math.floor((progress.done / progress.total) * 100)
+  return `cairn: ${progress.phase} ${progress.done}/${progress.total} files (${percent}%), parsed ${progress.parsed}, reused ${progress.reused}`
+}
+
+/** A reporter to hand to the scan; call `finish` once it ends. */
+export const makeReporter = Effect.gen(function*() {
+  const stdio = yield* Stdio.Stdio
+  const terminal = yield* stdio.stderrIsTerminal
+  let phase = ""
+  let drawnAt = -REDRAW_EVERY
+  let drawn = false
+  const report = (progress: Progress): Effect.Effect<void, never, Stdio.Stdio> => {
+    if (progress.total < LONG_SCAN_FILES) return Effect.void
+    const phaseChanged = progress.phase !== phase
+    phase = progress.phase
+    if (terminal && (phaseChanged || progress.done - drawnAt >= REDRAW_EVERY)) {
+      drawnAt = progress.done
+      drawn = true
+      return write(`\r${render(progress)}\u001b[K`)
+    }
+    if (!terminal && phaseChanged) return write(`${render(progress)}\n`)
+    return Effect.void
+  }
+  const finish: Effect.Effect<void, never, Stdio.Stdio> = Effect.suspend(() => (drawn ? write("\n") : Effect.void))
+  return { report, finish }
+})

@@ -1,0 +1,77 @@
+/**
+ * `cairn snapshot --root DIR [--previous FILE] [--out FILE] [--json]`: scans a repository and writes
+ * its knowledge snapshot (by default to `<root>/.cairn/snapshot.json`), or prints it with `--json`.
+ */
+import { Console, Effect, FileSystem, Option, Stream } from "effect"
+import { Command, Flag } from "effect/cli"
+import * as NodePath from "node:path"
+import { DiscoveryError, PreviousInvalid, SnapshotUnwritable } from "../../src/domain/DiscoveryError.ts"
+import type { Snapshot } from "../../src/domain/Snapshot.ts"
+import { decodeSnapshotJson } from "../../src/domain/Snapshot.ts"
+import { serialize } from "../../src/discovery/Assemble.ts"
+import { discoverStream } from "../discover.ts"
+import { makeReporter } from "./Progress.ts"
+
+const previousInvalid = (path: string) => (error: { readonly message: string }) =>
+  new DiscoveryError({ reason: new PreviousInvalid({ path, detail: error.message.split("\n")[0] ?? "" }) })
+
+const readPrevious = (path: string): Effect.Effect<Snapshot, DiscoveryError, FileSystem.FileSystem> =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const text = yield* fs.readFileString(path).pipe(Effect.mapError(previousInvalid(path)))
+    return yield* decodeSnapshotJson(text).pipe(Effect.mapError(previousInvalid(path)))
+  })
+
+const writeSnapshot = (path: string, text: string): Effect.Effect<void, DiscoveryError, FileSystem.FileSystem> =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    yield* fs.makeDirectory(NodePath.dirname(path), { recursive: true })
+    yield* fs.writeFileString(path, `${text}\n`)
+  }).pipe(
+    Effect.mapError((error) => new DiscoveryError({ reason: new SnapshotUnwritable({ path, detail: error.message }) }))
+  )
+
+export const snapshot = Command.make(
+  "snapshot",
+  {
+    root: Flag.String("root").pipe(Flag.withDescription("Repository directory to scan"), Flag.withDefault(".")),
+    previous: Flag.String("previous").pipe(
+      Flag.withDescription("An earlier snapshot to reuse where it cannot change the answer"),
+      Flag.optional
+    ),
+    out: Flag.String("out").pipe(
+      Flag.withDescription("Where to write the snapshot (default <root>/.cairn/snapshot.json)"),
+      Flag.optional
+    ),
+    json: Flag.Boolean("json").pipe(Flag.withDescription("Print the snapshot on stdout instead"), Flag.withDefault(false))
+  },
+  Effect.fn("cli.snapshot")(function*({ json, out, previous, root }) {
+    const prior = Option.isSome(previous) ? yield* readPrevious(previous.value) : undefined
+    const reporter = yield* makeReporter
+    let result: Snapshot | undefined
+    yield* discoverStream({ root, previous: prior }).pipe(
+      Stream.runForEach((event) => {
+        if (event._tag === "Completed") {
+          result = event.snapshot
+          return Effect.void
+        }
+        return reporter.report(event)
+      })
+    )
+    yield* reporter.finish
+    const snapshot = result!
+    const text = serialize(snapshot)
+    if (json) {
+      yield* Console.log(text)
+      return
+    }
+    const target = Option.getOrElse(out, () => NodePath.join(root, ".cairn", "snapshot.json"))
+    yield* writeSnapshot(target, text)
+    const reuse = snapshot.coverage.find((entry) => entry.scope === "reused-entities")
+    yield* Console.log(
+      `wrote ${target}: ${snapshot.entities.length} entities, ${snapshot.relations.length} relations, ` +
+        `${snapshot.coverage.length} coverage notes, contentHash ${snapshot.contentHash.slice(0, 12)}` +
+        (reuse === undefined ? "" : `\n${reuse.status}: ${reuse.reason}`)
+    )
+  })
+).pipe(Command.withDescription("Scan a repository into a deterministic knowledge snapshot"))

@@ -1,0 +1,11 @@
+/** The process entry point: the only caller of `NodeRuntime.runMain`. */
+import { NodeRuntime, NodeServices } from "@effect/platform-node"
+import { Effect } from "effect"
+import { Command } from "effect/cli"
+import { cairn, VERSION } from "./Cli.ts"
+
+cairn.pipe(
+  Command.run({ version: VERSION }),
+  Effect.provide(NodeServices.layer),
+  NodeRuntime.runMain
+)

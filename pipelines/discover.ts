@@ -1,0 +1,47 @@
+/**
+ * Discovery on a directory of the local file system: the discover dataflow over the Node
+ * `SourceTree`, hashing on `node:crypto`. The file system itself stays a requirement, so a caller
+ * provides `NodeFileSystem.layer` (or `NodeServices.layer`) once.
+ */
+import { NodeCrypto } from "@effect/platform-node"
+import type { FileSystem } from "effect"
+import { Effect, Stream } from "effect"
+import * as SourceTreeNode from "../layers/node/SourceTreeNode.ts"
+import type { DiscoveryError } from "../src/domain/DiscoveryError.ts"
+import type { Snapshot } from "../src/domain/Snapshot.ts"
+import type { DiscoveryConfig } from "../src/discovery/DiscoveryConfig.ts"
+import * as Discover from "../src/discovery/Discover.ts"
+import type { HashCache } from "../src/discovery/HashCache.ts"
+import type { DiscoveryEvent } from "../src/discovery/Progress.ts"
+
+export interface DiscoverOptions {
+  /** The directory to scan. */
+  readonly root: string
+  readonly config?: Partial<DiscoveryConfig> | undefined
+  /** A snapshot of an earlier scan, offered for reuse. */
+  readonly previous?: Snapshot | undefined
+  /** Keep one across scans in a long-lived process to skip reading unchanged files. */
+  readonly cache?: HashCache | undefined
+}
+
+const input = (options: DiscoverOptions): Discover.DiscoverInput => ({
+  config: options.config,
+  previous: options.previous,
+  cache: options.cache
+})
+
+/** The snapshot of `root`. */
+export const discover = (options: DiscoverOptions): Effect.Effect<Snapshot, DiscoveryError, FileSystem.FileSystem> =>
+  Discover.discover(input(options)).pipe(
+    Effect.provide(SourceTreeNode.layer(options.root)),
+    Effect.provide(NodeCrypto.layerDigest)
+  )
+
+/** The same scan as progress events ending in one `Completed` event carrying the snapshot. */
+export const discoverStream = (
+  options: DiscoverOptions
+): Stream.Stream<DiscoveryEvent, DiscoveryError, FileSystem.FileSystem> =>
+  Discover.discoverEvents(input(options)).pipe(
+    Stream.provide(SourceTreeNode.layer(options.root)),
+    Stream.provide(NodeCrypto.layerDigest)
+  )

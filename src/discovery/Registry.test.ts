@@ -1,0 +1,39 @@
+import { assert, describe, it } from "@effect/vitest"
+import type { Analyzer } from "./FileAnalysis.ts"
+import { make, runAnalyzer, standard } from "./Registry.ts"
+
+const throwing: Analyzer = {
+  id: "explosive",
+  version: "7",
+  extensions: [".boom"],
+  fileNamePattern: undefined,
+  analyze: () => {
+    throw new Error("parser blew up\nwith a stack")
+  }
+}
+
+describe("Registry", () => {
+  it("analyzerFor - file names first, then extensions", () => {
+    assert.strictEqual(standard.analyzerFor("packages/a/package.json")?.id, "manifest")
+    assert.strictEqual(standard.analyzerFor("tsconfig.base.json")?.id, "tsconfig")
+    assert.strictEqual(standard.analyzerFor("src/x.MTS")?.id, "typescript")
+    assert.strictEqual(standard.analyzerFor("docs/a.mdx")?.id, "markdown")
+    assert.strictEqual(standard.analyzerFor("data/file.json"), undefined)
+  })
+
+  it("versions - every analyzer, keys sorted", () => {
+    assert.deepStrictEqual(Object.keys(make([throwing, ...standard.analyzers]).versions), [
+      "explosive",
+      "manifest",
+      "markdown",
+      "tsconfig",
+      "typescript"
+    ])
+  })
+
+  it("runAnalyzer - a throw costs that file only, as a failed note", () => {
+    const analysis = runAnalyzer(throwing, "x.boom", "")
+    assert.strictEqual(analysis.facts, undefined)
+    assert.deepStrictEqual(analysis.notes, [{ status: "failed", reason: "explosive analyzer threw: parser blew up" }])
+  })
+})
