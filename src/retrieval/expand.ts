@@ -1,0 +1,215 @@
+/**
+ * Stage 5, graph expansion: walk out from the notes that matched along the relations their authors
+ * wrote and analysis observed, and admit neighbouring chunks at a discount. Four rules:
+ * a neighbour inherits the *maximum* over its sources, never the sum (popularity buys nothing);
+ * the verb decides how much survives, and `supersedes` is never followed; the discount is
+ * `relationWeight × hopPenalty^hops`, recorded with the relation that admitted it, so a neighbour can
+ * never outrank the seed that brought it; and `related` reports every outbound edge as written.
+ */
+import { Context, Effect, Layer } from "effect"
+import * as Candidate from "../domain/Candidate.ts"
+import type { Chunk } from "../domain/Chunk.ts"
+import { compareIds } from "../domain/Ranking.ts"
+import { CandidateStore, type CandidateStoreError } from "../ports/CandidateStore.ts"
+import { GraphStore, type GraphStoreError, type NoteEdge } from "../ports/GraphStore.ts"
+import type { RetrievalFilter } from "../ports/RetrievalFilter.ts"
+import type { RetrievalConfigShape } from "../RetrievalConfig.ts"
+
+/** The one verb never followed: it points at what the author retired. */
+export const NEVER_FOLLOWED = "supersedes"
+
+export type ExpansionOptions = Pick<
+  RetrievalConfigShape,
+  "graphHops" | "graphHopPenalty" | "graphExpandLimit" | "graphChunksPerNote" | "graphRelationWeights" | "graphDefaultRelationWeight"
+>
+
+export const relationWeight = (verb: string, options: ExpansionOptions): number =>
+  verb === NEVER_FOLLOWED ? 0 : options.graphRelationWeights[verb] ?? options.graphDefaultRelationWeight
+
+/** How a neighbour note was reached: the best path by inherited score. */
+export interface Reached {
+  readonly note: string
+  /** Relevance base borrowed from the seed at the start of the path. */
+  readonly rrf: number
+  /** Product of the verbs' weights along the path. */
+  readonly relationWeight: number
+  readonly hops: number
+  /** The verb and source of the last edge on the path. */
+  readonly relation: string
+  readonly from: string
+  /** `rrf × relationWeight × hopPenalty^hops`: what the neighbour's chunks score. */
+  readonly score: number
+}
+
+const better = (a: Reached, b: Reached): boolean =>
+  a.score !== b.score ? a.score > b.score : a.relation !== b.relation ? a.relation < b.relation : a.from < b.from
+
+/**
+ * One hop of the walk: from `sources` (note → how it scores as a source) along `edges`, admitting
+ * notes not yet `visited`. Pure; exported for tests.
+ */
+export const step = (
+  sources: ReadonlyMap<string, { readonly rrf: number; readonly relationWeight: number; readonly hops: number }>,
+  edges: ReadonlyArray<NoteEdge>,
+  visited: ReadonlySet<string>,
+  options: ExpansionOptions
+): Map<string, Reached> => {
+  const reached = new Map<string, Reached>()
+  for (const edge of edges) {
+    const source = sources.get(edge.from)
+    if (source === undefined || visited.has(edge.to)) continue
+    const weight = relationWeight(edge.verb, options)
+    if (!(weight > 0)) continue
+    const hops = source.hops + 1
+    const pathWeight = source.relationWeight * weight
+    const candidate: Reached = {
+      note: edge.to,
+      rrf: source.rrf,
+      relationWeight: pathWeight,
+      hops,
+      relation: edge.verb,
+      from: edge.from,
+      score: source.rrf * pathWeight * options.graphHopPenalty ** hops
+    }
+    const current = reached.get(edge.to)
+    if (current === undefined || better(candidate, current)) reached.set(edge.to, candidate)
+  }
+  return reached
+}
+
+const byEdge = (a: NoteEdge, b: NoteEdge): number =>
+  compareIds(a.from, b.from) || compareIds(a.to, b.to) || compareIds(a.verb, b.verb)
+
+export interface Expansion {
+  /** The seeds with `related` filled, then the admitted neighbours, in no particular order. */
+  readonly candidates: ReadonlyArray<Candidate.Candidate>
+  /** Every edge fetched, sorted: the evidence link consensus reads later. */
+  readonly edges: ReadonlyArray<NoteEdge>
+}
+
+const uniqueEdges = (edges: ReadonlyArray<NoteEdge>): Array<NoteEdge> => {
+  const seen = new Set<string>()
+  const out: Array<NoteEdge> = []
+  for (const edge of [...edges].sort(byEdge)) {
+    const key = `${edge.from}\u0000${edge.to}\u0000${edge.verb}`
+    if (!seen.has(key)) {
+      seen.add(key)
+      out.push(edge)
+    }
+  }
+  return out
+}
+
+/** Outbound targets per note, sorted and distinct: what `related` reports. */
+const relatedByNote = (edges: ReadonlyArray<NoteEdge>): Map<string, Array<string>> => {
+  const related = new Map<string, Set<string>>()
+  for (const edge of edges) {
+    if (edge.from === edge.to) continue
+    let targets = related.get(edge.from)
+    if (targets === undefined) related.set(edge.from, (targets = new Set()))
+    targets.add(edge.to)
+  }
+  return new Map([...related].map(([note, targets]) => [note, [...targets].sort(compareIds)]))
+}
+
+export const expandWith = Effect.fnUntraced(function*(
+  seeds: ReadonlyArray<Candidate.Candidate>,
+  filter: RetrievalFilter,
+  options: ExpansionOptions
+): Effect.fn.Return<Expansion, GraphStoreError | CandidateStoreError, GraphStore | CandidateStore> {
+  const graph = yield* GraphStore
+  const store = yield* CandidateStore
+
+  // A seed note scores as its best chunk.
+  const seedNotes = new Map<string, { rrf: number; relationWeight: number; hops: number; score: number }>()
+  for (const seed of seeds) {
+    const current = seedNotes.get(seed.chunk.noteId)
+    if (current === undefined || seed.score > current.score) {
+      seedNotes.set(seed.chunk.noteId, { rrf: seed.score, relationWeight: 1, hops: 0, score: seed.score })
+    }
+  }
+  const visited = new Set(seedNotes.keys())
+  const reached = new Map<string, Reached>()
+  const fetched: Array<NoteEdge> = []
+  const fetchedFor = new Set<string>()
+  const wantHops = options.graphExpandLimit > 0 ? options.graphHops : 0
+  let frontier: ReadonlyMap<string, { rrf: number; relationWeight: number; hops: number }> = seedNotes
+  // Each round fetches the frontier's edges (the seeds' even with expansion off, since `related`
+  // reports them), then walks one hop along them.
+  for (let hop = 0; frontier.size > 0; hop++) {
+    const notes = [...frontier.keys()].filter((note) => !fetchedFor.has(note)).sort(compareIds)
+    if (notes.length > 0) {
+      fetched.push(...(yield* graph.edgesOf(notes)))
+      for (const note of notes) fetchedFor.add(note)
+    }
+    if (hop >= wantHops) break
+    const next = step(frontier, uniqueEdges(fetched), visited, options)
+    for (const [note, how] of next) {
+      visited.add(note)
+      reached.set(note, how)
+    }
+    frontier = next
+  }
+
+  // Admit neighbours best first, a few chunks each, up to the total limit.
+  const order = [...reached.values()].sort((a, b) => (a.score !== b.score ? b.score - a.score : compareIds(a.note, b.note)))
+  const already = new Set(seeds.map((seed) => seed.chunk.id))
+  const admitted: Array<Candidate.Candidate> = []
+  if (order.length > 0 && options.graphExpandLimit > 0) {
+    const chunks = yield* store.chunksOfNotes(order.map((r) => r.note), options.graphChunksPerNote, filter)
+    const byNote = new Map<string, Array<Chunk>>()
+    for (const chunk of chunks) {
+      let list = byNote.get(chunk.noteId)
+      if (list === undefined) byNote.set(chunk.noteId, (list = []))
+      list.push(chunk)
+    }
+    outer: for (const how of order) {
+      for (const chunk of byNote.get(how.note) ?? []) {
+        if (admitted.length >= options.graphExpandLimit) break outer
+        if (already.has(chunk.id)) continue
+        already.add(chunk.id)
+        const base = Candidate.make(chunk, how.rrf)
+        admitted.push({
+          ...Candidate.withComponents(base, {
+            ...base.components,
+            relationWeight: how.relationWeight,
+            hopPenalty: options.graphHopPenalty ** how.hops
+          }),
+          graph: { hops: how.hops, relation: how.relation, from: how.from }
+        })
+      }
+    }
+  }
+
+  const edges = uniqueEdges(fetched)
+  const related = relatedByNote(edges)
+  const withRelated = (candidate: Candidate.Candidate): Candidate.Candidate => ({
+    ...candidate,
+    related: related.get(candidate.chunk.noteId) ?? []
+  })
+  return { candidates: [...seeds.map(withRelated), ...admitted.map(withRelated)], edges }
+})
+
+export class GraphExpansion extends Context.Service<GraphExpansion, {
+  readonly expand: (
+    seeds: ReadonlyArray<Candidate.Candidate>,
+    filter: RetrievalFilter,
+    options: ExpansionOptions
+  ) => Effect.Effect<Expansion, GraphStoreError | CandidateStoreError>
+}>()("cairn/retrieval/GraphExpansion") {}
+
+/** The shipped walk over whatever GraphStore and CandidateStore are provided. */
+export const layer: Layer.Layer<GraphExpansion, never, GraphStore | CandidateStore> = Layer.effect(
+  GraphExpansion,
+  Effect.gen(function*() {
+    const context = yield* Effect.context<GraphStore | CandidateStore>()
+    return GraphExpansion.of({
+      expand: (seeds, filter, options) => expandWith(seeds, filter, options).pipe(Effect.provide(context))
+    })
+  })
+)
+
+/** Expansion switched off: seeds pass through, with no edges fetched. An ablation. */
+export const layerOff: Layer.Layer<GraphExpansion> = Layer.succeed(GraphExpansion, {
+  expand: (seeds) => Effect.succeed({ candidates: seeds, edges: [] })
+})

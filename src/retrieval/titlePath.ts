@@ -1,0 +1,89 @@
+/**
+ * The title/path channel: a leg that names notes whose title or file name is what the question
+ * asks for. A note scores the smaller of two coverages, the query's content terms found in its name
+ * and its name's terms found in the query, so one shared function word cannot make a match. Below
+ * the floor the channel abstains (an empty list), and fusion then ignores it entirely.
+ */
+import { Context, Layer } from "effect"
+import type { ChunkId } from "../domain/Chunk.ts"
+import { compareIds } from "../domain/Ranking.ts"
+import { queryTerms } from "../index/Tokenizer.ts"
+import type { NoteSummary } from "../ports/CandidateStore.ts"
+
+export interface TitlePathOptions {
+  readonly titlePathLimit: number
+  readonly titlePathMinScore: number
+  /** Analysed (folded, stemmed) stopwords; build them with `analysedStopwords`. */
+  readonly stopwords: ReadonlySet<string>
+}
+
+/** Stopwords as the analyser emits them, so `does` (stemmed `doe`) is still a stopword. */
+export const analysedStopwords = (list: ReadonlyArray<string>): ReadonlySet<string> =>
+  new Set(list.flatMap((word) => queryTerms(word)))
+
+export interface NamedNote {
+  readonly note: string
+  readonly chunk: ChunkId
+  readonly score: number
+}
+
+const baseName = (path: string): string => {
+  const file = path.slice(path.lastIndexOf("/") + 1)
+  const dot = file.indexOf(".")
+  return dot > 0 ? file.slice(0, dot) : file
+}
+
+const contentTerms = (text: string, stopwords: ReadonlySet<string>): Set<string> =>
+  new Set(queryTerms(text).filter((term) => !stopwords.has(term)))
+
+/** Terms of a note's name: its title and its file name without extension (not its directories). */
+export const nameTerms = (note: Pick<NoteSummary, "title" | "path">, stopwords: ReadonlySet<string>): Set<string> =>
+  contentTerms(`${note.title} ${baseName(note.path)}`, stopwords)
+
+// Stores hand back the same summaries query after query; analysing each name once keeps the channel
+// a set lookup per note.
+const nameCache = new WeakMap<ReadonlySet<string>, WeakMap<NoteSummary, Set<string>>>()
+const cachedNameTerms = (note: NoteSummary, stopwords: ReadonlySet<string>): Set<string> => {
+  let byNote = nameCache.get(stopwords)
+  if (byNote === undefined) {
+    byNote = new WeakMap()
+    nameCache.set(stopwords, byNote)
+  }
+  let terms = byNote.get(note)
+  if (terms === undefined) {
+    terms = nameTerms(note, stopwords)
+    byNote.set(note, terms)
+  }
+  return terms
+}
+
+export const scoreNote = (query: ReadonlySet<string>, name: ReadonlySet<string>): number => {
+  if (query.size === 0 || name.size === 0) return 0
+  let shared = 0
+  for (const term of query) if (name.has(term)) shared++
+  return Math.min(shared / query.size, shared / name.size)
+}
+
+export const nameNotes = (
+  text: string,
+  notes: ReadonlyArray<NoteSummary>,
+  options: TitlePathOptions
+): Array<NamedNote> => {
+  if (options.titlePathLimit <= 0) return []
+  const query = contentTerms(text, options.stopwords)
+  if (query.size === 0) return []
+  const named: Array<NamedNote> = []
+  for (const note of notes) {
+    const score = scoreNote(query, cachedNameTerms(note, options.stopwords))
+    if (score > 0 && score >= options.titlePathMinScore) named.push({ note: note.id, chunk: note.leadChunk, score })
+  }
+  return named
+    .sort((a, b) => (a.score !== b.score ? b.score - a.score : compareIds(a.note, b.note)))
+    .slice(0, options.titlePathLimit)
+}
+
+export class TitlePathChannel extends Context.Service<TitlePathChannel, {
+  readonly name: (text: string, notes: ReadonlyArray<NoteSummary>, options: TitlePathOptions) => Array<NamedNote>
+}>()("cairn/retrieval/TitlePathChannel") {}
+
+export const layer: Layer.Layer<TitlePathChannel> = Layer.succeed(TitlePathChannel, { name: nameNotes })
