@@ -11,6 +11,9 @@ export interface ChunkSpec {
   readonly noteType?: NoteType
   readonly isLinkList?: boolean
   readonly headingPath?: ReadonlyArray<string>
+  readonly title?: string
+  readonly lineStart?: number
+  readonly createdAt?: string | null
 }
 
 export const chunk = (spec: ChunkSpec): Chunk => {
@@ -19,16 +22,16 @@ export const chunk = (spec: ChunkSpec): Chunk => {
     id: spec.id as ChunkId,
     noteId,
     path: noteId,
-    title: noteId,
+    title: spec.title ?? noteId,
     headingPath: [...(spec.headingPath ?? [])],
     text: spec.text,
     tags: [],
     noteType: spec.noteType ?? "note",
-    lineStart: 1,
-    lineEnd: Math.max(1, spec.text.split("\n").length),
+    lineStart: spec.lineStart ?? 1,
+    lineEnd: (spec.lineStart ?? 1) + Math.max(0, spec.text.split("\n").length - 1),
     blockId: spec.id.split("#")[1] ?? "b0",
     contentSha: "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
-    provenance: { authorKind: "human", author: null, createdAt: null, state: "unverified" },
+    provenance: { authorKind: "human", author: null, createdAt: spec.createdAt ?? null, state: "unverified" },
     status: "current",
     updated: null,
     isLinkList: spec.isLinkList ?? false,

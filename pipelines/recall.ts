@@ -1,0 +1,223 @@
+/**
+ * The recall pipeline: a question in, a ContextPack out. The clock is read once, at the boundary
+ * (`now`). The legs (BM25, dense, title/path) run concurrently under the soft deadline; then fusion,
+ * graph expansion and rerank (each also under the deadline), materialisation (never under it: an id
+ * is not a claim), score adjustment and the packer. A leg that fails or runs out of time degrades
+ * the pack with a `leg_failed` gap naming it and never loses what the other legs found.
+ */
+import { Clock, Duration, Effect, Option } from "effect"
+import * as Candidate from "../src/domain/Candidate.ts"
+import type { ChunkId } from "../src/domain/Chunk.ts"
+import type { ContextPack, Diagnostics, LegStatus } from "../src/domain/ContextPack.ts"
+import type { Gap } from "../src/domain/Gap.ts"
+import type { InvalidInput } from "../src/domain/InvalidInput.ts"
+import { decodeQuery, type Query } from "../src/domain/Query.ts"
+import { CandidateStore, type CandidateStoreError } from "../src/ports/CandidateStore.ts"
+import { Embedder } from "../src/ports/Embedder.ts"
+import { IndexHealth } from "../src/ports/IndexHealth.ts"
+import { LexicalIndex } from "../src/ports/LexicalIndex.ts"
+import { compile, type RetrievalFilter } from "../src/ports/RetrievalFilter.ts"
+import { VectorIndex } from "../src/ports/VectorIndex.ts"
+import { RetrievalConfig } from "../src/RetrievalConfig.ts"
+import { ScoreAdjustment } from "../src/retrieval/adjust.ts"
+import { GraphExpansion } from "../src/retrieval/expand.ts"
+import { Fusion, type RankedList } from "../src/retrieval/fuse.ts"
+import { IntentClassifier } from "../src/retrieval/intent.ts"
+import { Packer } from "../src/retrieval/pack.ts"
+import { RerankStage } from "../src/retrieval/rerank.ts"
+import { analysedStopwords, TitlePathChannel } from "../src/retrieval/titlePath.ts"
+import { neverSilent } from "./boundary.ts"
+
+/** Everything recall needs; the optional ports (Embedder, VectorIndex, Reranker) are read if present. */
+export type RecallServices =
+  | LexicalIndex
+  | CandidateStore
+  | IndexHealth
+  | IntentClassifier
+  | Fusion
+  | TitlePathChannel
+  | GraphExpansion
+  | RerankStage
+  | ScoreAdjustment
+  | Packer
+
+export type RecallError = InvalidInput | CandidateStoreError
+
+interface LegResult {
+  readonly name: string
+  readonly status: LegStatus
+  readonly list: RankedList | undefined
+  readonly detail?: string
+}
+
+/** The caller's filters as the legs read them. */
+export const toRetrievalFilter = (query: Query): RetrievalFilter => ({
+  ...(query.filters.types === undefined ? {} : { types: query.filters.types }),
+  ...(query.filters.since === undefined ? {} : { since: query.filters.since }),
+  ...(query.filters.paths === undefined ? {} : { pathPrefixes: query.filters.paths }),
+  ...(query.filters.includeSuperseded === undefined ? {} : { includeSuperseded: query.filters.includeSuperseded })
+})
+
+/**
+ * Run one leg under the soft deadline. A leg with nothing to run is `skipped`; a failure or a
+ * missed deadline is reported, never raised.
+ */
+const runLeg = <E, R>(
+  name: string,
+  requested: number,
+  softTimeoutMs: number,
+  search: Option.Option<Effect.Effect<ReadonlyArray<ChunkId>, E, R>>
+): Effect.Effect<LegResult, never, R> => {
+  if (Option.isNone(search) || requested <= 0) return Effect.succeed({ name, status: "skipped", list: undefined })
+  return search.value.pipe(
+    Effect.timeoutOption(Duration.millis(softTimeoutMs)),
+    Effect.map((found): LegResult =>
+      Option.isNone(found)
+        ? { name, status: "timed_out", list: undefined }
+        : { name, status: found.value.length === 0 ? "empty" : "ok", list: { leg: name, ids: found.value, requested } }
+    ),
+    Effect.catch((error) =>
+      Effect.succeed<LegResult>({ name, status: "failed", list: undefined, detail: String((error as { message?: unknown }).message ?? error) })
+    )
+  )
+}
+
+const legGap = (leg: { readonly name: string; readonly status: LegStatus; readonly detail?: string | undefined }): Gap => ({
+  reason: "leg_failed",
+  text: leg.status === "timed_out"
+    ? `The ${leg.name} stage ran out of time; this pack is missing what it would have found.`
+    : `The ${leg.name} stage failed${leg.detail === undefined ? "" : ` (${leg.detail})`}; this pack is missing what it would have found.`
+})
+
+/** Measure a stage when `explain` asks for timings; otherwise run it untouched. */
+const timedStage = <A, E, R>(
+  timings: Record<string, number> | undefined,
+  name: string,
+  stage: Effect.Effect<A, E, R>
+): Effect.Effect<A, E, R> =>
+  (timings === undefined ? stage : Effect.timed(stage).pipe(
+    Effect.map(([duration, value]) => {
+      timings[name] = Math.round(Duration.toMillis(duration) * 1000) / 1000
+      return value
+    })
+  )).pipe(Effect.withSpan(`recall.${name}`))
+
+export const recall = Effect.fn("recall")(function*(input: unknown): Effect.fn.Return<ContextPack, RecallError, RecallServices> {
+  const query = yield* decodeQuery(input)
+  // The one clock read: every age below is measured against it.
+  const now = yield* Clock.currentTimeMillis
+  const config = yield* RetrievalConfig
+  const timings: Record<string, number> | undefined = query.explain ? {} : undefined
+  const filter = toRetrievalFilter(query)
+
+  const intentClassifier = yield* IntentClassifier
+  const fusion = yield* Fusion
+  const titlePath = yield* TitlePathChannel
+  const expansion = yield* GraphExpansion
+  const rerankStage = yield* RerankStage
+  const adjustment = yield* ScoreAdjustment
+  const packer = yield* Packer
+  const lexical = yield* LexicalIndex
+  const store = yield* CandidateStore
+  const health = yield* IndexHealth
+  const embedder = yield* Effect.serviceOption(Embedder)
+  const vectors = yield* Effect.serviceOption(VectorIndex)
+
+  const intent = yield* timedStage(timings, "intent", Effect.sync(() => intentClassifier.classify(query.text)))
+  const stopwords = analysedStopwords(config.gapStopwords)
+
+  const dense = Option.isSome(embedder) && Option.isSome(vectors)
+    ? Option.some(Effect.gen(function*() {
+      const [vector] = yield* embedder.value.embed([query.text])
+      const hits = yield* vectors.value.nearest(vector ?? [], config.denseLimit, filter)
+      return hits.map((hit) => hit.id)
+    }))
+    : Option.none()
+
+  const legs = yield* timedStage(timings, "legs", Effect.all([
+    runLeg("lexical", config.lexicalLimit, config.softTimeoutMs, Option.some(
+      Effect.map(lexical.search(query.text, config.lexicalLimit, filter), (hits) => hits.map((hit) => hit.id))
+    )),
+    runLeg("dense", config.denseLimit, config.softTimeoutMs, dense),
+    runLeg("title_path", config.titlePathLimit, config.softTimeoutMs, Option.some(
+      Effect.map(store.notes(filter), (notes) =>
+        titlePath.name(query.text, notes, { titlePathLimit: config.titlePathLimit, titlePathMinScore: config.titlePathMinScore, stopwords })
+          .map((named) => named.chunk))
+    ))
+  ], { concurrency: "unbounded" }))
+
+  const fused = yield* timedStage(timings, "fuse", Effect.sync(() => fusion.fuse(
+    legs.flatMap((leg) => (leg.list === undefined ? [] : [leg.list])),
+    config
+  )))
+
+  // Materialisation is not under the deadline, and the filter is applied again in memory so no leg
+  // that filters loosely can leak a chunk the caller excluded.
+  const passes = compile(filter)
+  const chunks = yield* timedStage(timings, "materialise", store.get(fused.map((entry) => entry.id)))
+  const seeds = chunks.flatMap((chunk, i) =>
+    passes(chunk) ? [Candidate.make(chunk, fused[i]!.rrf, fused[i]!.ranks)] : []
+  )
+
+  const graphResult = yield* timedStage(timings, "graph", expansion.expand(seeds, filter, config).pipe(
+    Effect.timeoutOption(Duration.millis(config.softTimeoutMs)),
+    Effect.map((expanded) => ({ expanded, detail: undefined as string | undefined })),
+    Effect.catch((error) => Effect.succeed({ expanded: Option.none(), detail: error.message }))
+  ))
+  const graphStatus: LegStatus = Option.isSome(graphResult.expanded)
+    ? "ok"
+    : graphResult.detail === undefined ? "timed_out" : "failed"
+  const expanded = Option.getOrElse(graphResult.expanded, () => ({ candidates: seeds, edges: [] }))
+
+  const corpusSize = yield* store.size
+  const rerankResult = yield* timedStage(timings, "rerank", rerankStage.rerank(query.text, expanded.candidates, {
+    rerankMinCorpus: config.rerankMinCorpus,
+    rerankCandidateLimit: config.rerankCandidateLimit,
+    corpusSize
+  }).pipe(
+    Effect.timeoutOption(Duration.millis(config.softTimeoutMs)),
+    Effect.map((reranked) => ({ reranked, detail: undefined as string | undefined })),
+    Effect.catch((error) => Effect.succeed({ reranked: Option.none(), detail: error.message }))
+  ))
+  const rerankStatus: LegStatus = Option.match(rerankResult.reranked, {
+    onNone: () => (rerankResult.detail === undefined ? "timed_out" : "failed"),
+    // An abstaining reranker is reported exactly as a skipped one: the pack must not tell them apart.
+    onSome: (r) => (r.outcome === "scored" ? "ok" : "skipped")
+  })
+  const reranked = Option.match(rerankResult.reranked, { onNone: () => expanded.candidates, onSome: (r) => r.candidates })
+
+  const chunkCounts = yield* store.chunkCounts([...new Set(reranked.map((c) => c.chunk.noteId))])
+  const adjusted = yield* timedStage(timings, "adjust", Effect.sync(() =>
+    adjustment.adjust(reranked, { query: query.text, intent, now, edges: expanded.edges, chunkCounts, config })
+  ))
+
+  const reading = yield* health.read(now).pipe(
+    Effect.map((r) => ({ reading: r, failed: false })),
+    Effect.catch(() => Effect.succeed({ reading: { embeddingCoverage: 0, lagSeconds: 0 }, failed: true }))
+  )
+
+  const stages = [
+    ...legs.map((leg) => ({ name: leg.name, status: leg.status, hits: leg.list?.ids.length ?? 0, detail: leg.detail })),
+    { name: "graph", status: graphStatus, hits: expanded.candidates.length - seeds.length, detail: graphResult.detail },
+    { name: "rerank", status: rerankStatus, hits: Option.isSome(rerankResult.reranked) && rerankStatus === "ok" ? reranked.length : 0, detail: rerankResult.detail }
+  ]
+  const gaps: Array<Gap> = stages.filter((s) => s.status === "failed" || s.status === "timed_out").map(legGap)
+  if (reading.failed) gaps.push({ reason: "index_incomplete", text: "The index could not report its health; its coverage and freshness are unknown." })
+
+  const diagnostics: Diagnostics = {
+    legs: stages.map(({ name, status, hits }) => ({ name, status, hits })),
+    // A copy: the pack measures its own bytes, so nothing may change inside it afterwards.
+    ...(timings === undefined ? {} : { timingsMs: { ...timings } })
+  }
+  const packed = yield* timedStage(undefined, "pack", packer.pack({
+    query,
+    candidates: adjusted,
+    conflicts: [],
+    gaps,
+    indexHealth: reading.reading,
+    diagnostics
+  }))
+  // A leg that failed makes the pack partial even when every claim fitted.
+  const pack = gaps.some((gap) => gap.reason === "leg_failed") ? { ...packed, partial: true } : packed
+  return yield* neverSilent(Effect.succeed(pack))
+})
