@@ -1,0 +1,84 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import type { Candidate } from "../domain/Candidate.ts"
+import * as RetrievalConfig from "../RetrievalConfig.ts"
+import type { NoteEdge } from "../ports/GraphStore.ts"
+import * as CandidateStoreMemory from "../../layers/reference/CandidateStoreMemory.ts"
+import * as GraphStoreMemory from "../../layers/reference/GraphStoreMemory.ts"
+import { candidate, chunk } from "../../test/support/Fixtures.ts"
+import { expandWith, relationWeight, step } from "./expand.ts"
+
+const options = RetrievalConfig.defaults
+
+const run = (seeds: ReadonlyArray<Candidate>, edges: ReadonlyArray<NoteEdge>, overrides: Partial<typeof options> = {}) => {
+  const notes = new Set([...edges.flatMap((e) => [e.from, e.to]), ...seeds.map((s) => s.chunk.noteId)])
+  const chunks = [...notes].flatMap((note) => [0, 1].map((i) => chunk({ id: `${note}#${i}`, noteId: note, text: `${note} part ${i}`, lineStart: 1 + i * 5 })))
+  return expandWith(seeds, {}, { ...options, ...overrides }).pipe(
+    Effect.provide(Layer.merge(GraphStoreMemory.layer(edges), CandidateStoreMemory.layer(chunks)))
+  )
+}
+
+describe("graph expansion", () => {
+  it("relation weights follow the verb, and supersedes is never followed", () => {
+    assert.strictEqual(relationWeight("depends_on", options), 1)
+    assert.strictEqual(relationWeight("implements", options), 0.9)
+    assert.strictEqual(relationWeight("blocks", options), 0.7)
+    assert.strictEqual(relationWeight("links-to", options), 0.6)
+    assert.strictEqual(relationWeight("supersedes", { ...options, graphRelationWeights: { supersedes: 1 } }), 0)
+  })
+
+  it.effect("a neighbour scores seed × relation weight × 0.6 and records the relation", () =>
+    Effect.gen(function*() {
+      const seed = candidate({ id: "a.md#0", noteId: "a.md", text: "a", score: 0.03 })
+      const { candidates } = yield* run([seed], [{ from: "a.md", to: "b.md", verb: "implements" }])
+      const neighbours = candidates.filter((c) => c.graph !== null)
+      assert.deepStrictEqual(neighbours.map((c) => c.chunk.id), ["b.md#0", "b.md#1"])
+      const first = neighbours[0]!
+      assert.deepStrictEqual(first.graph, { hops: 1, relation: "implements", from: "a.md" })
+      assert.strictEqual(first.components.relationWeight, 0.9)
+      assert.strictEqual(first.components.hopPenalty, 0.6)
+      assert.closeTo(first.score, 0.03 * 0.9 * 0.6, 1e-15)
+      assert.isBelow(first.score, seed.score)
+    }))
+
+  it.effect("a hub linked by forty notes gains nothing from its popularity", () =>
+    Effect.gen(function*() {
+      const seeds = Array.from({ length: 40 }, (_, i) =>
+        candidate({ id: `n${String(i).padStart(2, "0")}.md#0`, noteId: `n${String(i).padStart(2, "0")}.md`, text: "x", score: 0.03 - i * 0.0001 }))
+      const edges = seeds.map((s) => ({ from: s.chunk.noteId, to: "hub.md", verb: "relates_to" }))
+      const many = yield* run(seeds, edges)
+      const one = yield* run(seeds, edges.slice(0, 1))
+      const hubScore = (cs: ReadonlyArray<Candidate>) => cs.find((c) => c.chunk.noteId === "hub.md")!.score
+      assert.strictEqual(hubScore(many.candidates), hubScore(one.candidates))
+      assert.closeTo(hubScore(many.candidates), 0.03 * 0.6 * 0.6, 1e-15)
+    }))
+
+  it.effect("supersedes edges are reported in related but never walked", () =>
+    Effect.gen(function*() {
+      const seed = candidate({ id: "new.md#0", noteId: "new.md", text: "x", score: 0.03 })
+      const { candidates } = yield* run([seed], [{ from: "new.md", to: "old.md", verb: "supersedes" }])
+      assert.deepStrictEqual(candidates.map((c) => c.chunk.id), ["new.md#0"])
+      assert.deepStrictEqual(candidates[0]!.related, ["old.md"])
+    }))
+
+  it.effect("bounded by graphExpandLimit and graphChunksPerNote", () =>
+    Effect.gen(function*() {
+      const seed = candidate({ id: "a.md#0", noteId: "a.md", text: "x", score: 0.03 })
+      const edges = ["b.md", "c.md", "d.md"].map((to) => ({ from: "a.md", to, verb: "depends_on" }))
+      const limited = yield* run([seed], edges, { graphExpandLimit: 2, graphChunksPerNote: 1 })
+      assert.deepStrictEqual(limited.candidates.filter((c) => c.graph !== null).map((c) => c.chunk.id), ["b.md#0", "c.md#0"])
+      const off = yield* run([seed], edges, { graphExpandLimit: 0 })
+      assert.deepStrictEqual(off.candidates.map((c) => c.chunk.id), ["a.md#0"])
+    }))
+
+  it("step keeps the best path into a note, ties broken by verb then source", () => {
+    const sources = new Map([["a", { rrf: 0.02, relationWeight: 1, hops: 0 }], ["b", { rrf: 0.02, relationWeight: 1, hops: 0 }]])
+    const reached = step(sources, [
+      { from: "b", to: "t", verb: "relates_to" },
+      { from: "a", to: "t", verb: "relates_to" },
+      { from: "a", to: "u", verb: "blocks" }
+    ], new Set(["a", "b"]), options)
+    assert.strictEqual(reached.get("t")?.from, "a")
+    assert.closeTo(reached.get("u")!.score, 0.02 * 0.7 * 0.6, 1e-15)
+  })
+})
