@@ -1,9 +1,9 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { makeChunk } from "../../layers/contracts/ChunkFixtures.ts"
+import { chunk as makeChunk } from "../../test/support/Fixtures.ts"
 import { decode, instantMillis, matchesFilter } from "./RetrievalFilter.ts"
 
-const chunk = makeChunk({ id: "docs/guide/a.md#x", noteType: "decision", provenance: { createdAt: "2024-05-10T12:00:00Z" } })
+const chunk = makeChunk({ id: "docs/guide/a.md#x", text: "a", noteType: "decision", createdAt: "2024-05-10T12:00:00Z" })
 
 describe("RetrievalFilter", () => {
   it("matchesFilter - admits everything but superseded chunks by default", () => {
