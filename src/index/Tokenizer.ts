@@ -111,7 +111,8 @@ const onlyUnderscores = (text: string, from: number, to: number): boolean => {
 }
 
 /**
- * The folded tokens exactly as `unicode61` would emit them: no identifier parts, no stemming.
+ * The folded tokens as `unicode61` would find them (folded further where noted in {@link fold}):
+ * no identifier parts, no stemming.
  */
 export const words = (text: string): Array<string> => {
   const out: Array<string> = []
