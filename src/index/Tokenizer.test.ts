@@ -1,12 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { fold, queryTerms, surfaces, terms, words } from "./Tokenizer.ts"
 
-const timed = <A>(f: () => A): readonly [A, number] => {
-  const started = performance.now()
-  const result = f()
-  return [result, performance.now() - started]
-}
-
 describe("Tokenizer", () => {
   it("fold - removes diacritics and folds case fully", () => {
     assert.strictEqual(fold("Café"), "cafe")
@@ -49,13 +43,10 @@ describe("Tokenizer", () => {
     assert.deepStrictEqual(queryTerms("run the runner, run!"), ["run", "the", "runner"])
   })
 
-  it("surfaces - stays linear on a 50,000-letter run and on unspaced CJK", () => {
-    const [letters, lettersMs] = timed(() => surfaces("a".repeat(50_000)))
-    assert.deepStrictEqual(letters, ["a".repeat(50_000)])
-    const [camel, camelMs] = timed(() => surfaces("aB".repeat(25_000)))
-    assert.strictEqual(camel.length, 25_002)
-    const [cjk, cjkMs] = timed(() => surfaces("日本語のテキスト".repeat(6_250)))
-    assert.strictEqual(cjk.length, 1)
-    for (const ms of [lettersMs, camelMs, cjkMs]) assert.isBelow(ms, 250)
+  // Hostile shapes; their cost is measured by bench:recall's hostile queries, not asserted here.
+  it("surfaces - a 50,000-letter run, 50,000 alternating-case letters and unspaced CJK", () => {
+    assert.deepStrictEqual(surfaces("a".repeat(50_000)), ["a".repeat(50_000)])
+    assert.strictEqual(surfaces("aB".repeat(25_000)).length, 25_002)
+    assert.strictEqual(surfaces("日本語のテキスト".repeat(6_250)).length, 1)
   })
 })
