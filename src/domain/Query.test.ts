@@ -40,3 +40,15 @@ describe("Query", () => {
       assert.include(error.detail, "32000")
     }))
 })
+
+describe("Query since", () => {
+  it.effect("decodeQuery - since takes the dates the legs can read, and refuses a zoneless time", () =>
+    Effect.gen(function*() {
+      assert.strictEqual((yield* decodeQuery({ text: "q", filters: { since: "2024-05-10" } })).filters.since, "2024-05-10")
+      assert.strictEqual((yield* decodeQuery({ text: "q", filters: { since: "2024-05-10T12:00+02:00" } })).filters.since, "2024-05-10T12:00+02:00")
+      const error = yield* Effect.flip(decodeQuery({ text: "q", filters: { since: "2024-05-10T12:00" } }))
+      assert.strictEqual(error.field, "filters.since")
+      const impossible = yield* Effect.flip(decodeQuery({ text: "q", filters: { since: "2024-02-30" } }))
+      assert.strictEqual(impossible.field, "filters.since")
+    }))
+})

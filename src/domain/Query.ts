@@ -5,6 +5,7 @@
 import { Effect, Schema } from "effect"
 import { NoteType } from "./Chunk.ts"
 import { fromSchemaError, InvalidInput } from "./InvalidInput.ts"
+import { IsoInstant } from "./Instant.ts"
 
 /** Largest budget a caller may ask for. A protection, not a tunable. */
 export const MAX_BUDGET_TOKENS = 32_000
@@ -17,7 +18,7 @@ export const QueryFilters = Schema.Struct({
   /** Keep only these note types. */
   types: Schema.optionalKey(Schema.Array(NoteType)),
   /** ISO date: keep only words written on or after it (unknown ages are kept). */
-  since: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^\d{4}-\d{2}-\d{2}(T[0-9:.]+Z)?$/))),
+  since: Schema.optionalKey(IsoInstant),
   /** Keep only files under these repository-relative path prefixes. */
   paths: Schema.optionalKey(Schema.Array(Schema.String)),
   /** Also return content marked superseded (excluded by default). */

@@ -1,7 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { chunk as makeChunk } from "../../test/support/Fixtures.ts"
-import { decode, instantMillis, matchesFilter } from "./RetrievalFilter.ts"
+import { instantMillis } from "../domain/Instant.ts"
+import { decode, matchesFilter } from "./RetrievalFilter.ts"
 
 const chunk = makeChunk({ id: "docs/guide/a.md#x", text: "a", noteType: "decision", createdAt: "2024-05-10T12:00:00Z" })
 
