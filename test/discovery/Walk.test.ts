@@ -1,0 +1,69 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import * as SourceTreeMemory from "../../layers/reference/SourceTreeMemory.ts"
+import * as DiscoveryConfig from "../../src/discovery/DiscoveryConfig.ts"
+import { walk } from "../../src/discovery/Walk.ts"
+
+const list = (files: Readonly<Record<string, SourceTreeMemory.MemoryNode>>, overrides: Partial<DiscoveryConfig.DiscoveryConfig> = {}) =>
+  Effect.gen(function*() {
+    const config = yield* DiscoveryConfig.make(overrides)
+    const listing = yield* walk(config)
+    return {
+      files: listing.files.map((f) => f.path).sort(),
+      coverage: listing.coverage.map((c) => `${c.status} ${c.scope}`).sort()
+    }
+  }).pipe(Effect.provide(SourceTreeMemory.layer(files)))
+
+describe("walk", () => {
+  it.effect("walk - honours .gitignore at every level, the deepest file deciding", () =>
+    Effect.gen(function*() {
+      const listing = yield* list({
+        ".gitignore": "*.log\nbuild/\n/top-only.ts\n",
+        "a.ts": "",
+        "debug.log": "",
+        "top-only.ts": "",
+        "build/out.ts": "",
+        "pkg/.gitignore": "!keep.log\nlocal.ts\n",
+        "pkg/keep.log": "",
+        "pkg/drop.log": "",
+        "pkg/local.ts": "",
+        "pkg/top-only.ts": "",
+        "pkg/deeper/local.ts": "",
+        "node_modules/dep/index.js": "",
+        ".git/HEAD": ""
+      })
+      assert.deepStrictEqual(listing.files, [".gitignore", "a.ts", "pkg/.gitignore", "pkg/keep.log", "pkg/top-only.ts"])
+    }))
+
+  it.effect("walk - config exclude drops paths, a non-empty include keeps only matches", () =>
+    Effect.gen(function*() {
+      const files = { "src/a.ts": "", "src/gen/b.ts": "", "docs/x.md": "", "scripts/c.ts": "" }
+      assert.deepStrictEqual((yield* list(files, { exclude: ["src/gen/", "*.md"] })).files, ["scripts/c.ts", "src/a.ts"])
+      assert.deepStrictEqual((yield* list(files, { include: ["src/**"] })).files, ["src/a.ts", "src/gen/b.ts"])
+    }))
+
+  it.effect("walk - secrets are reported and not listed unless include names the exact path", () =>
+    Effect.gen(function*() {
+      const files = { ".env": "", ".env.local": "", "deploy/id_rsa": "", "tls/server.key": "", "app.p12": "", "ok.ts": "" }
+      const plain = yield* list(files)
+      assert.deepStrictEqual(plain.files, ["ok.ts"])
+      assert.deepStrictEqual(plain.coverage, [
+        "excluded-sensitive .env",
+        "excluded-sensitive .env.local",
+        "excluded-sensitive app.p12",
+        "excluded-sensitive deploy/id_rsa",
+        "excluded-sensitive tls/server.key"
+      ])
+      const named = yield* list(files, { include: ["**", ".env.local"] })
+      assert.deepStrictEqual(named.files, [".env.local", "ok.ts"])
+      const glob = yield* list(files, { include: ["**", ".env*"] })
+      assert.deepStrictEqual(glob.files, ["ok.ts"])
+    }))
+
+  it.effect("walk - symbolic links are never followed, inside or outside the root", () =>
+    Effect.gen(function*() {
+      const listing = yield* list({ "a.ts": "", "inside.ts": { symlink: "a.ts" }, "outside.ts": { symlink: "../../etc/passwd" } })
+      assert.deepStrictEqual(listing.files, ["a.ts"])
+      assert.deepStrictEqual(listing.coverage, ["skipped-symlink inside.ts", "skipped-symlink outside.ts"])
+    }))
+})
