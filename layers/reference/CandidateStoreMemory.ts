@@ -27,6 +27,8 @@ export const make = (chunks: ReadonlyArray<Chunk>): CandidateStore["Service"] =>
     return [id, { id, title: lead.title, path: lead.path, chunkCount: list.length, leadChunk: lead.id }]
   }))
 
+  let lastNotes: { readonly key: string; readonly notes: ReadonlyArray<NoteSummary> } | undefined
+
   return CandidateStore.of({
     size: Effect.succeed(byId.size),
     get: (ids) =>
@@ -56,8 +58,13 @@ export const make = (chunks: ReadonlyArray<Chunk>): CandidateStore["Service"] =>
       }),
     notes: (filter) =>
       Effect.sync(() => {
+        // Most queries carry the same (often empty) filter; the title/path channel asks every time.
+        const key = JSON.stringify(filter)
+        if (lastNotes !== undefined && lastNotes.key === key) return lastNotes.notes
         const passes = compile(filter)
-        return noteIds.filter((id) => byNote.get(id)!.some(passes)).map((id) => summaries.get(id)!)
+        const notes = noteIds.filter((id) => byNote.get(id)!.some(passes)).map((id) => summaries.get(id)!)
+        lastNotes = { key, notes }
+        return notes
       }),
     chunkCounts: (notes) =>
       Effect.sync(() => new Map(notes.flatMap((note) => {

@@ -17,9 +17,20 @@ export interface TitlePathOptions {
   readonly stopwords: ReadonlySet<string>
 }
 
-/** Stopwords as the analyser emits them, so `does` (stemmed `doe`) is still a stopword. */
-export const analysedStopwords = (list: ReadonlyArray<string>): ReadonlySet<string> =>
-  new Set(list.flatMap((word) => queryTerms(word)))
+const analysedLists = new WeakMap<ReadonlyArray<string>, ReadonlySet<string>>()
+
+/**
+ * Stopwords as the analyser emits them, so `does` (stemmed `doe`) is still a stopword. The same
+ * list gives the same set object, which keys the per-note name cache below.
+ */
+export const analysedStopwords = (list: ReadonlyArray<string>): ReadonlySet<string> => {
+  let analysed = analysedLists.get(list)
+  if (analysed === undefined) {
+    analysed = new Set(list.flatMap((word) => queryTerms(word)))
+    analysedLists.set(list, analysed)
+  }
+  return analysed
+}
 
 export interface NamedNote {
   readonly note: string
