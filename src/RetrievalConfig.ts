@@ -43,7 +43,7 @@ export const RetrievalConfigSchema = Schema.Struct({
   titlePathMinScore: Unit,
   /** Candidates kept after fusion. */
   fusedLimit: Count,
-  /** BM25 column weights. */
+  /** BM25 column weights: how many body words one occurrence in the title or a tag counts as. A starting point, not yet tuned. */
   lexicalWeights: Schema.Struct({ text: NonNegative, title: NonNegative, tags: NonNegative }),
 
   // Graph expansion (stage 5)
@@ -178,7 +178,7 @@ export const defaults: RetrievalConfigShape = {
   titlePathLimit: 20,
   titlePathMinScore: 0.5,
   fusedLimit: 60,
-  lexicalWeights: { text: 1, title: 2, tags: 1 },
+  lexicalWeights: { text: 1, title: 2, tags: 2 },
 
   graphHopPenalty: 0.6,
   graphHops: 1,

@@ -6,6 +6,7 @@ import { Context, Schema } from "effect"
 import type { Effect } from "effect"
 import type { Chunk, ChunkId } from "../domain/Chunk.ts"
 import type { RetrievalFilter } from "./RetrievalFilter.ts"
+import { defaults } from "../RetrievalConfig.ts"
 
 /**
  * One hit. `score` is the raw BM25 score with the sign flipped from FTS5's: **higher is better**
@@ -25,8 +26,8 @@ export const ColumnWeights = Schema.Struct({
 })
 export type ColumnWeights = typeof ColumnWeights.Type
 
-/** A starting point, not a tuned value: a word in the title or a tag counts as two in the body. */
-export const defaultColumnWeights: ColumnWeights = { text: 1, title: 2, tags: 2 }
+/** The shipped weights, from RetrievalConfig (the one place a tunable lives). */
+export const defaultColumnWeights: ColumnWeights = defaults.lexicalWeights
 
 /** What each column indexes, so every backend indexes the same words. Tags are space-joined. */
 export const columns = (chunk: Chunk): { readonly text: string; readonly title: string; readonly tags: string } => ({
