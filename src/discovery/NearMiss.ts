@@ -45,6 +45,8 @@ export const bruteForce = (candidates: ReadonlyArray<string>, threshold = NEAR_M
 }
 
 export const makeIndex = (candidates: ReadonlyArray<string>, threshold = NEAR_MISS_THRESHOLD): NearMissIndex => {
+  // The shortest length, as a fraction of the longest, that can still reach the threshold (0.6 at 0.92).
+  const lengthRatio = Math.max(0, 3 * ((threshold - 0.4) / 0.6) - 2)
   const byLength = sortedUnique(candidates).sort((a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0))
   const lengths = byLength.map((candidate) => candidate.length)
   const counts = byLength.map(slotCounts)
@@ -59,13 +61,14 @@ export const makeIndex = (candidates: ReadonlyArray<string>, threshold = NEAR_MI
     return low
   }
   const above = (query: string): ReadonlyArray<string> => {
-    if (query.length === 0) return []
+    // Jaro-Winkler calls two empty strings equal and an empty string nothing like anything else.
+    if (query.length === 0) return byLength.filter((candidate) => candidate.length === 0)
     const queryCounts = slotCounts(query)
     const slots: Array<number> = []
     for (let slot = 0; slot < 128; slot++) if (queryCounts[slot]! > 0) slots.push(slot)
     // A generous window on length; the exact bound is checked per candidate below.
-    const from = firstOfLength(Math.floor(query.length * 0.6) - 1)
-    const to = firstOfLength(Math.ceil(query.length / 0.6) + 2)
+    const from = firstOfLength(Math.floor(query.length * lengthRatio) - 1)
+    const to = lengthRatio > 0 ? firstOfLength(Math.ceil(query.length / lengthRatio) + 2) : lengths.length
     const found: Array<string> = []
     for (let index = from; index < to; index++) {
       const length = lengths[index]!

@@ -1,0 +1,41 @@
+/**
+ * Incremental reuse never changes the answer: after any edit script (add, delete, rename, edit a
+ * file, add a BOM, change tsconfig paths, change a module's exports), a warm scan offered the
+ * previous snapshot equals a cold scan of the edited tree in everything but the run's own coverage
+ * entry, with or without a hash cache carried over from the first scan.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Schema } from "effect"
+import { serialize } from "../src/discovery/Assemble.ts"
+import * as HashCache from "../src/discovery/HashCache.ts"
+import { scanMemory, withoutRun } from "../test/discovery/support.ts"
+import { applyEdit, buildRepo, EditSpec, RepoSpec } from "./discoveryRepos.ts"
+
+const RUNS = { arbitrary: { runs: 200, seed: 20261130 } }
+const Script = Schema.Array(EditSpec).check(Schema.isMaxLength(4))
+
+describe("discovery incremental", () => {
+  it.effect.prop("warm equals cold after any edit script, except the run entry", { repo: RepoSpec, script: Script }, ({ repo, script }) =>
+    Effect.gen(function*() {
+      const before = buildRepo(repo)
+      const after = script.reduce(applyEdit, before)
+      const cache = HashCache.make()
+      const previous = yield* scanMemory(before, { cache })
+      const cold = yield* scanMemory(after)
+      const warm = yield* scanMemory(after, { previous })
+      const cached = yield* scanMemory(after, { previous, cache })
+      const expected = serialize(withoutRun(cold))
+      assert.strictEqual(serialize(withoutRun(warm)), expected)
+      assert.strictEqual(serialize(withoutRun(cached)), expected)
+    }), RUNS)
+
+  it.effect.prop("a warm scan of an unchanged tree reuses every file it can", { repo: RepoSpec }, ({ repo }) =>
+    Effect.gen(function*() {
+      const files = buildRepo(repo)
+      const previous = yield* scanMemory(files)
+      const warm = yield* scanMemory(files, { previous })
+      const run = warm.coverage.find((entry) => entry.scope === "reused-entities")
+      assert.strictEqual(run?.status, "complete")
+      assert.match(run?.reason ?? "", /and parsed 2 of/)
+    }), RUNS)
+})
