@@ -11,6 +11,7 @@ import type { TokenCounter } from "../src/ports/TokenCounter.ts"
 import * as Adjust from "../src/retrieval/adjust.ts"
 import * as Expand from "../src/retrieval/expand.ts"
 import * as Fuse from "../src/retrieval/fuse.ts"
+import * as Gaps from "../src/retrieval/gaps.ts"
 import * as Intent from "../src/retrieval/intent.ts"
 import * as Pack from "../src/retrieval/pack.ts"
 import * as Rerank from "../src/retrieval/rerank.ts"
@@ -23,6 +24,7 @@ export type StageServices =
   | Expand.GraphExpansion
   | Rerank.RerankStage
   | Adjust.ScoreAdjustment
+  | Gaps.GapDetector
   | Pack.Packer
 
 export const layer: Layer.Layer<StageServices, never, GraphStore | CandidateStore | TokenCounter> = Layer.mergeAll(
@@ -31,6 +33,7 @@ export const layer: Layer.Layer<StageServices, never, GraphStore | CandidateStor
   TitlePath.layer,
   Expand.layer,
   Rerank.layer,
-  Adjust.layerRelevanceOnly,
+  Adjust.layer,
+  Gaps.layer,
   Pack.layer
 )

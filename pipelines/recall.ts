@@ -24,6 +24,7 @@ import { GraphExpansion } from "../src/retrieval/expand.ts"
 import { Fusion, type RankedList } from "../src/retrieval/fuse.ts"
 import { IntentClassifier } from "../src/retrieval/intent.ts"
 import { Packer } from "../src/retrieval/pack.ts"
+import { GapDetector } from "../src/retrieval/gaps.ts"
 import { RerankStage } from "../src/retrieval/rerank.ts"
 import { analysedStopwords, TitlePathChannel } from "../src/retrieval/titlePath.ts"
 import { neverSilent } from "./boundary.ts"
@@ -39,6 +40,7 @@ export type RecallServices =
   | GraphExpansion
   | RerankStage
   | ScoreAdjustment
+  | GapDetector
   | Packer
 
 export type RecallError = InvalidInput | CandidateStoreError
@@ -89,6 +91,13 @@ const legGap = (leg: { readonly name: string; readonly status: LegStatus; readon
     : `The ${leg.name} stage failed${leg.detail === undefined ? "" : ` (${leg.detail})`}; this pack is missing what it would have found.`
 })
 
+const describeFilters = (query: Query): string =>
+  [
+    query.filters.types === undefined ? undefined : `types: ${query.filters.types.join(", ")}`,
+    query.filters.since === undefined ? undefined : `since: ${query.filters.since}`,
+    query.filters.paths === undefined ? undefined : `paths: ${query.filters.paths.join(", ")}`
+  ].filter((part) => part !== undefined).join("; ")
+
 /** Measure a stage when `explain` asks for timings; otherwise run it untouched. */
 const timedStage = <A, E, R>(
   timings: Record<string, number> | undefined,
@@ -116,6 +125,7 @@ export const recall = Effect.fn("recall")(function*(input: unknown): Effect.fn.R
   const expansion = yield* GraphExpansion
   const rerankStage = yield* RerankStage
   const adjustment = yield* ScoreAdjustment
+  const gapDetector = yield* GapDetector
   const packer = yield* Packer
   const lexical = yield* LexicalIndex
   const store = yield* CandidateStore
@@ -196,6 +206,17 @@ export const recall = Effect.fn("recall")(function*(input: unknown): Effect.fn.R
     Effect.catch(() => Effect.succeed({ reading: { embeddingCoverage: 0, lagSeconds: 0 }, failed: true }))
   )
 
+  // When the caller's filters left nothing, ask once without them: were there matches to remove?
+  const hasFilters = query.filters.types !== undefined || query.filters.since !== undefined || query.filters.paths !== undefined
+  const filteredOut = hasFilters && adjusted.length === 0
+    ? yield* lexical.search(query.text, config.lexicalLimit, {}).pipe(
+      Effect.map((hits) => hits.length),
+      Effect.timeoutOption(Duration.millis(config.softTimeoutMs)),
+      Effect.map(Option.getOrElse(() => 0)),
+      Effect.catch(() => Effect.succeed(0))
+    )
+    : 0
+
   const stages = [
     ...legs.map((leg) => ({ name: leg.name, status: leg.status, hits: leg.list?.ids.length ?? 0, detail: leg.detail })),
     { name: "graph", status: graphStatus, hits: expanded.candidates.length - seeds.length, detail: graphResult.detail },
@@ -203,9 +224,21 @@ export const recall = Effect.fn("recall")(function*(input: unknown): Effect.fn.R
   ]
   const gaps: Array<Gap> = stages.filter((s) => s.status === "failed" || s.status === "timed_out").map(legGap)
   if (reading.failed) gaps.push({ reason: "index_incomplete", text: "The index could not report its health; its coverage and freshness are unknown." })
+  gaps.push(...(yield* timedStage(timings, "gaps", Effect.sync(() => gapDetector.detect({
+    query: query.text,
+    intent,
+    candidates: adjusted,
+    found: reranked,
+    filteredOut,
+    filterSummary: describeFilters(query),
+    indexHealth: reading.reading,
+    now,
+    config
+  })))))
 
   const diagnostics: Diagnostics = {
     legs: stages.map(({ name, status, hits }) => ({ name, status, hits })),
+    ...(adjusted.length > 0 && adjusted.every((c) => c.chunk.provenance.createdAt === null) ? { agesUnknown: true } : {}),
     // A copy: the pack measures its own bytes, so nothing may change inside it afterwards.
     ...(timings === undefined ? {} : { timingsMs: { ...timings } })
   }

@@ -42,7 +42,8 @@ export const INTENT_RULES: ReadonlyArray<IntentRule> = [
   rule("reference.what-is", ["what is", "what are", "what does", "meaning of", "definition"], { reference: 1.8 }),
   rule("reference.how-it-works", ["how does", "how it works", "works", "architecture", "explain", "overview", "design"], { reference: 2 }),
   rule("reference.where-is", ["where is", "where are", "where do i", "how to", "how do i", "steps", "runbook", "procedure"], { reference: 1.8 }),
-  rule("code.symbol", ["function", "class", "method", "interface", "type", "implementation", "implemented", "implement", "defined", "source", "module", "code", "signature", "returns"], { code: 2.2 }),
+  // Only words that name code; `type`, `code`, `signature` and `returns` mean other things too often.
+  rule("code.symbol", ["function", "functions", "class", "method", "interface", "implementation", "implemented", "defined", "source code", "module", "exported"], { code: 2.2 }),
   rule("recency.current", ["current", "latest", "now", "today", "recent", "recently", "still", "anymore"], {}, 0.5),
   rule("recency.historical", ["originally", "historically", "used to", "previously", "history", "old", "first"], {}, -0.5)
 ]

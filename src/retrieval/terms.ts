@@ -1,0 +1,110 @@
+/**
+ * The query's named terms and what it means for a passage to contain one: one definition shared by
+ * stage 7's coverage factors and the gap detector, so a claim ranked for covering a word can never
+ * report that word as a gap. A term is one stemmed word, or a phrase whose words must appear
+ * contiguously (a hyphenated or quoted group in the query); stopwords and short words are not named.
+ */
+import type { Chunk } from "../domain/Chunk.ts"
+import { terms as analysedTerms, words } from "../index/Tokenizer.ts"
+import { stem } from "../index/Porter.ts"
+
+export interface Term {
+  /** The words as the query wrote them (folded), for gap sentences. */
+  readonly display: string
+  /** Stemmed tokens, matched contiguously. */
+  readonly tokens: ReadonlyArray<string>
+}
+
+export interface TermOptions {
+  readonly stopwords: ReadonlySet<string>
+  /** Shortest single word that is named (phrases are named whatever their words' lengths). */
+  readonly minLength: number
+  /** Terms considered, in query order. */
+  readonly maxTerms: number
+}
+
+/** Folded stopwords, built once per list. */
+const stopwordSets = new WeakMap<ReadonlyArray<string>, ReadonlySet<string>>()
+export const foldedStopwords = (list: ReadonlyArray<string>): ReadonlySet<string> => {
+  let set = stopwordSets.get(list)
+  if (set === undefined) {
+    set = new Set(list.flatMap((word) => words(word)))
+    stopwordSets.set(list, set)
+  }
+  return set
+}
+
+// Groups of words the query joined without spaces (`blue-green`, `max_retries`, `a/b`) or quoted.
+const QUOTED = /"([^"]{1,200})"|“([^”]{1,200})”/gu
+const JOINED = /\S+/gu
+
+/**
+ * The named terms of a query, distinct, in query order, at most `maxTerms`. Linear in the query: the
+ * tokenizer and both patterns make one pass.
+ */
+export const queryTerms = (text: string, options: TermOptions): Array<Term> => {
+  const out: Array<Term> = []
+  const seen = new Set<string>()
+  const add = (display: string, tokens: ReadonlyArray<string>) => {
+    const key = tokens.join(" ")
+    if (tokens.length === 0 || seen.has(key) || out.length >= options.maxTerms) return
+    seen.add(key)
+    out.push({ display, tokens })
+  }
+  const phrase = (raw: string): Array<string> => words(raw).filter((word) => !options.stopwords.has(word))
+  const free = (segment: string) => {
+    for (const match of segment.matchAll(JOINED)) {
+      const group = words(match[0])
+      const kept = group.filter((word) => !options.stopwords.has(word))
+      if (group.length > 1 && kept.length > 1) {
+        add(kept.join(" "), kept.map(stem))
+        continue
+      }
+      for (const word of group) {
+        if (word.length >= options.minLength && !options.stopwords.has(word)) add(word, [stem(word)])
+      }
+    }
+  }
+  // Walk the query in order: free text between quotes, then each quoted phrase as one term.
+  let cursor = 0
+  for (const match of text.matchAll(QUOTED)) {
+    free(text.slice(cursor, match.index))
+    const kept = phrase(match[1] ?? match[2] ?? "")
+    add(kept.join(" "), kept.map(stem))
+    cursor = match.index + match[0].length
+  }
+  free(text.slice(cursor))
+  return out
+}
+
+/** The stems a passage offers for matching: its text, heading path, tags and path, in order. */
+export const passageStems = (chunk: Chunk): ReadonlyArray<string> =>
+  analysedTerms([chunk.text, chunk.headingPath.join(" "), chunk.tags.join(" "), chunk.path].join("\n"))
+
+/** Whether `tokens` occur contiguously in `stems`. */
+export const containsSequence = (stems: ReadonlyArray<string>, tokens: ReadonlyArray<string>): boolean => {
+  if (tokens.length === 0) return false
+  const first = tokens[0]!
+  for (let i = 0; i + tokens.length <= stems.length; i++) {
+    if (stems[i] !== first) continue
+    let all = true
+    for (let j = 1; j < tokens.length; j++) {
+      if (stems[i + j] !== tokens[j]) {
+        all = false
+        break
+      }
+    }
+    if (all) return true
+  }
+  return false
+}
+
+/** Indices of the terms a passage contains. */
+export const coveredTerms = (stems: ReadonlyArray<string>, terms: ReadonlyArray<Term>): Set<number> => {
+  const set = new Set(stems)
+  const covered = new Set<number>()
+  terms.forEach((term, index) => {
+    if (term.tokens.length === 1 ? set.has(term.tokens[0]!) : containsSequence(stems, term.tokens)) covered.add(index)
+  })
+  return covered
+}
