@@ -18,11 +18,14 @@ import type { RetrievalConfigShape } from "../RetrievalConfig.ts"
 
 export type DiversityOptions = Pick<RetrievalConfigShape, "diversityCapPerNote">
 
-/** The reordered list. A cap below 1 acts as 1, since a note's first chunk is always placed. */
+/**
+ * The reordered list. A fractional cap rounds down (at most 2.5 chunks is at most 2), and a cap below
+ * 1 acts as 1, since a note's first chunk is always placed.
+ */
 export const diversify = (candidates: ReadonlyArray<Candidate>, options: DiversityOptions): Array<Candidate> => {
   const ranked = sortCandidates(candidates)
   const notes = new Set(ranked.map((c) => c.chunk.noteId)).size
-  const cap = Math.max(1, options.diversityCapPerNote)
+  const cap = Math.max(1, Math.floor(options.diversityCapPerNote))
   const placed = new Map<string, number>()
   const head: Array<Candidate> = []
   const rest: Array<Candidate> = []
