@@ -111,12 +111,28 @@ const timedStage = <A, E, R>(
     })
   )).pipe(Effect.withSpan(`recall.${name}`))
 
+/** A pack with what produced it, for the bench runner: the list the packer was handed and stage timings. */
+export interface RecallTrace {
+  readonly pack: ContextPack
+  /** The candidates handed to the packer, in rank order. */
+  readonly candidates: ReadonlyArray<Candidate.Candidate>
+  /** Per-stage milliseconds, measured whenever `measure` is set (independently of `explain`). */
+  readonly timingsMs: Readonly<Record<string, number>>
+}
+
 export const recall = Effect.fn("recall")(function*(input: unknown): Effect.fn.Return<ContextPack, RecallError, RecallServices> {
+  return (yield* recallTrace(input, { measure: false })).pack
+})
+
+export const recallTrace = Effect.fn("recallTrace")(function*(
+  input: unknown,
+  options: { readonly measure: boolean }
+): Effect.fn.Return<RecallTrace, RecallError, RecallServices> {
   const query = yield* decodeQuery(input)
   // The one clock read: every age below is measured against it.
   const now = yield* Clock.currentTimeMillis
   const config = yield* RetrievalConfig
-  const timings: Record<string, number> | undefined = query.explain ? {} : undefined
+  const timings: Record<string, number> | undefined = query.explain || options.measure ? {} : undefined
   const filter = toRetrievalFilter(query)
 
   const intentClassifier = yield* IntentClassifier
@@ -240,9 +256,9 @@ export const recall = Effect.fn("recall")(function*(input: unknown): Effect.fn.R
     legs: stages.map(({ name, status, hits }) => ({ name, status, hits })),
     ...(adjusted.length > 0 && adjusted.every((c) => c.chunk.provenance.createdAt === null) ? { agesUnknown: true } : {}),
     // A copy: the pack measures its own bytes, so nothing may change inside it afterwards.
-    ...(timings === undefined ? {} : { timingsMs: { ...timings } })
+    ...(timings === undefined || !query.explain ? {} : { timingsMs: { ...timings } })
   }
-  const packed = yield* timedStage(undefined, "pack", packer.pack({
+  const packed = yield* timedStage(timings, "pack", packer.pack({
     query,
     candidates: adjusted,
     conflicts: [],
@@ -252,5 +268,5 @@ export const recall = Effect.fn("recall")(function*(input: unknown): Effect.fn.R
   }))
   // A leg that failed makes the pack partial even when every claim fitted.
   const pack = gaps.some((gap) => gap.reason === "leg_failed") ? { ...packed, partial: true } : packed
-  return yield* neverSilent(Effect.succeed(pack))
+  return { pack: yield* neverSilent(Effect.succeed(pack)), candidates: adjusted, timingsMs: { ...timings } }
 })
