@@ -1,0 +1,99 @@
+/**
+ * The gate: thresholds with no flag behind them, and the checks that stop the population moving
+ * instead of the number. A floor is set at the first honest measurement (rounded down to two
+ * decimals) and only ever raised; lowering one is a decision recorded in docs/eval.md, not a tweak.
+ */
+import type { EvalCorpus } from "./Corpus.ts"
+import { corpusContains } from "./Corpus.ts"
+import type { ConditionResult } from "./run.ts"
+import { kindOf } from "./Question.ts"
+
+/** Floors per corpus, on the `full` condition over the dev split. */
+export const FLOORS: Readonly<Record<string, { readonly hitAt5: number; readonly precisionAt1: number; readonly cch: number }>> = {
+  "team-kb": { hitAt5: 0, precisionAt1: 0, cch: 0 },
+  "sourcegraph-handbook": { hitAt5: 0, precisionAt1: 0, cch: 0 },
+  "govuk-developer-docs": { hitAt5: 0, precisionAt1: 0, cch: 0 },
+  "cairn-self": { hitAt5: 0, precisionAt1: 0, cch: 0 }
+}
+
+/** The run parameters the gate accepts; anything else is a different experiment. */
+export const DEFAULT_BUDGET_TOKENS = 4_000
+
+export interface GateCheck {
+  readonly name: string
+  readonly pass: boolean
+  readonly detail: string
+}
+
+export interface GateInput {
+  readonly corpus: EvalCorpus
+  /** The anchor the corpus declares (corpus.json), against which the run's anchor is checked. */
+  readonly declaredAnchor: number
+  readonly result: ConditionResult
+  readonly budgetTokens: number
+  /** Config overrides given on the command line; any makes the gate fail. */
+  readonly overrides: unknown
+  /** Questions of the gated split, re-counted from disk. */
+  readonly questionsOnDisk: number
+  /** Notes whose content is superseded in the corpus. */
+  readonly supersededNotes: ReadonlySet<string>
+  readonly probes: ReadonlyArray<GateCheck>
+}
+
+const fmt = (n: number) => n.toFixed(4)
+
+export const gateChecks = (input: GateInput): Array<GateCheck> => {
+  const { result, corpus } = input
+  const summary = result.summary
+  const observations = result.observations
+  const checks: Array<GateCheck> = []
+  const floors = FLOORS[corpus.name]
+
+  if (floors === undefined) {
+    checks.push({ name: "floors-declared", pass: false, detail: `no floors are committed for corpus ${corpus.name}` })
+  } else {
+    checks.push({ name: "hit-at-5", pass: summary.ranking.hitAt5 >= floors.hitAt5, detail: `${fmt(summary.ranking.hitAt5)} >= ${floors.hitAt5}` })
+    checks.push({ name: "precision-at-1", pass: summary.ranking.precisionAt1 >= floors.precisionAt1, detail: `${fmt(summary.ranking.precisionAt1)} >= ${floors.precisionAt1}` })
+    checks.push({ name: "cch", pass: summary.verdicts.cch >= floors.cch, detail: `${fmt(summary.verdicts.cch)} >= ${floors.cch}` })
+  }
+
+  const noOverrides = input.overrides === undefined || (typeof input.overrides === "object" && input.overrides !== null && Object.keys(input.overrides).length === 0)
+  checks.push({ name: "no-config-overrides", pass: noOverrides, detail: noOverrides ? "none" : JSON.stringify(input.overrides) })
+  checks.push({
+    name: "whole-question-set",
+    pass: observations.length === input.questionsOnDisk,
+    detail: `${observations.length} run, ${input.questionsOnDisk} on disk`
+  })
+  checks.push({
+    name: "default-run-parameters",
+    pass: corpus.anchor === input.declaredAnchor && input.budgetTokens === DEFAULT_BUDGET_TOKENS,
+    detail: `anchor ${new Date(corpus.anchor).toISOString().slice(0, 10)}, budget ${input.budgetTokens}`
+  })
+  const contains = corpusContains(corpus)
+  const brokenPremises = corpus.gapPremises.flatMap((p) => p.mustNotAppear.filter(contains).map((s) => `${p.id}: "${s}"`))
+  checks.push({ name: "gap-premises-hold", pass: brokenPremises.length === 0, detail: brokenPremises.length === 0 ? `${corpus.gapPremises.length} premises` : brokenPremises.join("; ") })
+
+  const adversarial = observations.filter((o) => kindOf(o.question) === "adversarial")
+  const adversarialFailures = adversarial.flatMap((o) => {
+    const expect = o.question.expect ?? {}
+    const failed: Array<string> = []
+    if (expect.noCrash !== false && o.error !== undefined) failed.push(`${o.question.id} crashed`)
+    if (expect.budgetRespected !== false && o.usedTokens > o.budgetTokens) failed.push(`${o.question.id} over budget`)
+    if (expect.claimsOrGaps !== false && o.claims.length === 0 && o.gaps.length === 0) failed.push(`${o.question.id} silent`)
+    return failed
+  })
+  checks.push({ name: "adversarial-contracts", pass: adversarialFailures.length === 0, detail: adversarialFailures.length === 0 ? `${adversarial.length} questions` : adversarialFailures.join("; ") })
+
+  checks.push({
+    name: "budget-contract",
+    pass: summary.tokens.violations === 0,
+    detail: `${summary.tokens.violations} of ${observations.length} over budget`
+  })
+  const silent = observations.filter((o) => o.error === undefined && o.claims.length === 0 && o.gaps.length === 0)
+  checks.push({ name: "never-silent", pass: silent.length === 0, detail: `${silent.length} packs with neither claims nor gaps` })
+  checks.push({ name: "no-errors", pass: summary.errors.length === 0, detail: summary.errors.length === 0 ? "none" : summary.errors.slice(0, 3).join("; ") })
+  const superseded = observations.flatMap((o) => o.claims.filter((c) => input.supersededNotes.has(c.note)).map((c) => `${o.question.id}: ${c.note}`))
+  checks.push({ name: "superseded-absent", pass: superseded.length === 0, detail: superseded.length === 0 ? `${input.supersededNotes.size} superseded notes never returned` : superseded.slice(0, 3).join("; ") })
+  checks.push(...input.probes)
+  return checks
+}
