@@ -9,7 +9,7 @@ import type { Candidate } from "../src/domain/Candidate.ts"
 import type { ChunkId, TrustState } from "../src/domain/Chunk.ts"
 import { byScoreDescThenId, sortCandidates } from "../src/domain/Ranking.ts"
 import { dedup, electionOrder, type Vectors } from "../src/retrieval/dedup.ts"
-import { isDuplicate, profile, similarity } from "../src/retrieval/dedupSimilarity.ts"
+import { isDuplicate, makeProfiler, similarity } from "../src/retrieval/dedupSimilarity.ts"
 import { diversify } from "../src/retrieval/diversity.ts"
 import { candidate } from "../test/support/Fixtures.ts"
 
@@ -97,7 +97,8 @@ const build = (c: Case): Built => {
   if ("fixed" in c.threshold) threshold = c.threshold.fixed
   else {
     // A threshold equal to a pair's own similarity is where an unsound bound would show.
-    const profiles = candidates.map((x) => profile(x.chunk, vectors.get(x.chunk.id), 3))
+    const profile = makeProfiler(3)
+    const profiles = candidates.map((x) => profile(x.chunk, vectors.get(x.chunk.id)))
     const pairs = profiles.flatMap((p, i) => profiles.slice(i + 1).map((q) => similarity(p, q))).filter((s) => s > 0)
     if (pairs.length > 0) threshold = pairs[c.threshold.pair % pairs.length]!
   }
@@ -127,7 +128,8 @@ describe("dedup invariants", () => {
     for (const cluster of result.collapsed) {
       const survivor = result.survivors.find((s) => s.chunk.id === cluster.survivor)!
       const members = [survivor, ...cluster.members]
-      const profiles = members.map((m) => profile(m.chunk, vectors.get(m.chunk.id), options.dedupShingleSize))
+      const profile = makeProfiler(options.dedupShingleSize)
+      const profiles = members.map((m) => profile(m.chunk, vectors.get(m.chunk.id)))
       for (let i = 0; i < profiles.length; i++) {
         for (let j = i + 1; j < profiles.length; j++) {
           assert.isTrue(similarity(profiles[i]!, profiles[j]!) >= options.dedupCosine)
@@ -149,7 +151,8 @@ describe("dedup invariants", () => {
 
   it("pruning gives exactly the exhaustive comparison, pair by pair and cluster by cluster", () => fc.assert(fc.property(Case, (c) => {
     const { candidates, options, vectors } = build(c)
-    const profiles = candidates.map((x) => profile(x.chunk, vectors.get(x.chunk.id), options.dedupShingleSize))
+    const profile = makeProfiler(options.dedupShingleSize)
+    const profiles = candidates.map((x) => profile(x.chunk, vectors.get(x.chunk.id)))
     for (const p of profiles) {
       for (const q of profiles) {
         assert.strictEqual(isDuplicate(p, q, options.dedupCosine, true), isDuplicate(p, q, options.dedupCosine, false))

@@ -16,7 +16,7 @@ import type { ChunkId } from "../domain/Chunk.ts"
 import { instantMillis } from "../domain/Instant.ts"
 import { compareIds, sortCandidates } from "../domain/Ranking.ts"
 import type { RetrievalConfigShape } from "../RetrievalConfig.ts"
-import { isDuplicate, profile } from "./dedupSimilarity.ts"
+import { isDuplicate, makeProfiler } from "./dedupSimilarity.ts"
 
 export type DedupOptions = Pick<RetrievalConfigShape, "dedupCosine" | "dedupShingleSize">
 
@@ -71,7 +71,8 @@ export const dedup = (
   pruning: "pruned" | "exhaustive" = "pruned"
 ): Deduped => {
   const ranked = sortCandidates(candidates)
-  const profiles = ranked.map((c) => profile(c.chunk, vectors.get(c.chunk.id), options.dedupShingleSize))
+  const profile = makeProfiler(options.dedupShingleSize)
+  const profiles = ranked.map((c) => profile(c.chunk, vectors.get(c.chunk.id)))
   const clusters: Array<Array<number>> = []
   for (let i = 0; i < ranked.length; i++) {
     const home = clusters.find((members) =>

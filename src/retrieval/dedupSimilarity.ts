@@ -13,6 +13,9 @@
 import type { Chunk } from "../domain/Chunk.ts"
 import { words } from "../index/Tokenizer.ts"
 
+/** Buckets of the shingle histogram: the bound costs this many steps, the merge up to both lengths. */
+const BUCKETS = 16
+
 /** Dimensions summed between two bound checks; a check costs about what two dimensions do. */
 const BLOCK = 16
 
@@ -24,28 +27,37 @@ const BLOCK = 16
  */
 const SLACK = 1e-9
 
+/** The body as numbers from the profiler's tables, so every comparison is integer work. */
+export interface BodyWords {
+  /** The folded words of the body, each as its number; empty when the chunk has no body. */
+  readonly words: Int32Array
+  /**
+   * Runs of `shingleSize` consecutive words, each as its number, distinct and ascending; empty when
+   * the body is shorter. Numbers make the Jaccard index a merge of two integer lists, several times
+   * cheaper than probing a set of strings, and give the same value.
+   */
+  readonly shingles: Int32Array
+  /** How many of `shingles` fall in each of `BUCKETS` buckets; bounds the shared count cheaply. */
+  readonly buckets: Int32Array
+}
+
 /** One candidate, analysed once so each pairwise comparison only reads. */
 export interface Profile {
   /** The embedding scaled to unit length, or null when absent, empty, zero or not finite. */
   readonly unit: Float64Array | null
   /** `tail[b]` is the norm of `unit` from dimension `b × BLOCK` on; `tail[0]` is 1 up to rounding. */
   readonly tail: Float64Array | null
-  /** The body's folded words joined by single spaces; empty when the chunk has no body. */
-  readonly body: string
-  /** Distinct runs of `shingleSize` consecutive body words; empty when the body is shorter. */
-  readonly shingles: ReadonlySet<string>
+  /**
+   * The body's words, analysed on first use: tokenising costs more than every cosine of a
+   * 200-candidate list together, and a list whose embeddings all compare never needs it.
+   */
+  readonly words: () => BodyWords
 }
 
 /** The text after the first line, where the `{title} > {heading}` prefix ends. */
 export const bodyOf = (chunk: Pick<Chunk, "text">): string => {
   const newline = chunk.text.indexOf("\n")
   return newline < 0 ? "" : chunk.text.slice(newline + 1)
-}
-
-export const shinglesOf = (sequence: ReadonlyArray<string>, size: number): Set<string> => {
-  const out = new Set<string>()
-  for (let i = 0; i + size <= sequence.length; i++) out.add(sequence.slice(i, i + size).join(" "))
-  return out
 }
 
 const unitVector = (vector: ReadonlyArray<number> | undefined): Float64Array | null => {
@@ -70,19 +82,59 @@ const tailNorms = (unit: Float64Array): Float64Array => {
   return tail
 }
 
-export const profile = (
-  chunk: Pick<Chunk, "text">,
-  vector: ReadonlyArray<number> | undefined,
-  shingleSize: number
-): Profile => {
-  const unit = unitVector(vector)
-  const sequence = words(bodyOf(chunk))
-  return {
-    unit,
-    tail: unit === null ? null : tailNorms(unit),
-    body: sequence.join(" "),
-    shingles: shinglesOf(sequence, shingleSize)
+/** A multiplicative hash, so consecutive shingle numbers spread over the buckets. */
+const bucketOf = (n: number): number => Math.imul(n, 0x9e3779b1) >>> 28
+
+/**
+ * A profiler for one comparison run. Its profiles share one numbering, so only profiles from the
+ * same profiler may be compared. A word gets a number on first sight; a run of words gets one from
+ * the pair (number of the run minus its last word, number of that word), so a shingle costs
+ * `shingleSize - 1` integer-keyed lookups and no string is built. Numbers stay below the words read
+ * times `shingleSize`, far under the 2^26 the pair key keeps exact for any list of chunks.
+ */
+export const makeProfiler = (shingleSize: number) => {
+  const wordNumbers = new Map<string, number>()
+  const runNumbers = new Map<number, number>()
+  let next = 0
+  const wordNumber = (word: string): number => {
+    let n = wordNumbers.get(word)
+    if (n === undefined) wordNumbers.set(word, n = next++)
+    return n
   }
+  const runNumber = (prefix: number, word: number): number => {
+    const key = prefix * 67_108_864 + word
+    let n = runNumbers.get(key)
+    if (n === undefined) runNumbers.set(key, n = next++)
+    return n
+  }
+  const analyse = (chunk: Pick<Chunk, "text">): BodyWords => {
+    const sequence = Int32Array.from(words(bodyOf(chunk)), wordNumber)
+    const runs = new Set<number>()
+    for (let i = 0; i + shingleSize <= sequence.length; i++) {
+      let run = sequence[i]!
+      for (let j = 1; j < shingleSize; j++) run = runNumber(run, sequence[i + j]!)
+      runs.add(run)
+    }
+    const shingles = Int32Array.from(runs).sort()
+    const buckets = new Int32Array(BUCKETS)
+    for (const n of shingles) buckets[bucketOf(n)]!++
+    return { words: sequence, shingles, buckets }
+  }
+  return (chunk: Pick<Chunk, "text">, vector: ReadonlyArray<number> | undefined): Profile => {
+    const unit = unitVector(vector)
+    let analysed: BodyWords | undefined
+    return {
+      unit,
+      tail: unit === null ? null : tailNorms(unit),
+      words: () => (analysed ??= analyse(chunk))
+    }
+  }
+}
+
+const sameWords = (a: Int32Array, b: Int32Array): boolean => {
+  if (a.length === 0 || a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
 }
 
 /** Whether two profiles are compared by cosine rather than by their words. */
@@ -105,12 +157,19 @@ const cosine = (a: Profile, b: Profile, threshold: number | null): number => {
   return dot
 }
 
-export const jaccard = (a: ReadonlySet<string>, b: ReadonlySet<string>): number => {
-  if (a.size === 0 || b.size === 0) return 0
-  const [small, large] = a.size <= b.size ? [a, b] : [b, a]
+/** Jaccard index of two ascending lists of distinct numbers. */
+export const jaccard = (a: Int32Array, b: Int32Array): number => {
+  if (a.length === 0 || b.length === 0) return 0
   let shared = 0
-  for (const shingle of small) if (large.has(shingle)) shared++
-  return shared / (a.size + b.size - shared)
+  for (let i = 0, j = 0; i < a.length && j < b.length;) {
+    if (a[i]! === b[j]!) {
+      shared++
+      i++
+      j++
+    } else if (a[i]! < b[j]!) i++
+    else j++
+  }
+  return shared / (a.length + b.length - shared)
 }
 
 /**
@@ -119,8 +178,9 @@ export const jaccard = (a: ReadonlySet<string>, b: ReadonlySet<string>): number 
  */
 export const similarity = (a: Profile, b: Profile): number => {
   if (comparableVectors(a, b)) return cosine(a, b, null)
-  if (a.body.length > 0 && a.body === b.body) return 1
-  return jaccard(a.shingles, b.shingles)
+  const x = a.words(), y = b.words()
+  if (sameWords(x.words, y.words)) return 1
+  return jaccard(x.shingles, y.shingles)
 }
 
 /**
@@ -131,9 +191,14 @@ export const similarity = (a: Profile, b: Profile): number => {
 export const isDuplicate = (a: Profile, b: Profile, threshold: number, pruned: boolean): boolean => {
   if (!pruned) return similarity(a, b) >= threshold
   if (comparableVectors(a, b)) return cosine(a, b, threshold) >= threshold
-  if (a.body.length > 0 && a.body === b.body) return 1 >= threshold
-  const small = Math.min(a.shingles.size, b.shingles.size), large = Math.max(a.shingles.size, b.shingles.size)
+  const x = a.words(), y = b.words()
+  if (sameWords(x.words, y.words)) return 1 >= threshold
+  const small = Math.min(x.shingles.length, y.shingles.length), large = Math.max(x.shingles.length, y.shingles.length)
   if (large === 0) return 0 >= threshold
   if (small / large < threshold) return false
-  return jaccard(a.shingles, b.shingles) >= threshold
+  // A shared shingle sits in the same bucket on both sides, so shared <= the sum of bucket minima.
+  let bound = 0
+  for (let b = 0; b < BUCKETS; b++) bound += Math.min(x.buckets[b]!, y.buckets[b]!)
+  if (bound / (x.shingles.length + y.shingles.length - bound) < threshold) return false
+  return jaccard(x.shingles, y.shingles) >= threshold
 }
