@@ -10,6 +10,7 @@ import type { NoteEdge } from "../src/ports/GraphStore.ts"
 import * as RetrievalConfig from "../src/RetrievalConfig.ts"
 import { detect, findClashes } from "../src/retrieval/conflicts.ts"
 import { passage } from "../test/fixtures/conflicts/Planted.ts"
+import { hostileText } from "./arbitraries.ts"
 
 const RUNS = { numRuns: 200, seed: 20261201 }
 const config = { ...RetrievalConfig.defaults, maxConflicts: 5 }
@@ -91,6 +92,17 @@ describe("conflict detector invariants", () => {
       // Everything moved into one note: nothing left to disagree with.
       const oneNote = cs.map((c) => ({ ...c, chunk: { ...c.chunk, noteId: "one.md" } }))
       assert.deepStrictEqual(detect({ candidates: oneNote, edges: es, config }), [])
+    }), RUNS)
+  })
+
+  it("any text at all: no throw, at most maxConflicts, every conflict two-sided", () => {
+    const hostile = fc.array(fc.record({ note: fc.constantFrom(...NOTES), body: hostileText }), { maxLength: 6 }).map((records) =>
+      records.map((r, i) => passage({ note: r.note, block: `b${i}`, title: "T", heading: "H", body: r.body, createdAt: null }))
+    )
+    fc.assert(fc.property(hostile, (cs) => {
+      const found = detect({ candidates: cs, edges: [], config })
+      assert.isAtMost(found.length, config.maxConflicts)
+      for (const conflict of found) assert.isAtLeast(conflict.refs.length, 2)
     }), RUNS)
   })
 

@@ -169,8 +169,10 @@ const lex = (text: string): Array<Lexeme> =>
   }))
 
 /** What separates lexeme `i - 1` from lexeme `i`: "" when they touch. */
-const gapBefore = (text: string, lexemes: ReadonlyArray<Lexeme>, i: number): string =>
-  i <= 0 ? "" : text.slice(lexemes[i - 1]!.end, lexemes[i]!.start)
+const gapBefore = (text: string, lexemes: ReadonlyArray<Lexeme>, i: number): string => {
+  const previous = lexemes[i - 1], current = lexemes[i]
+  return previous === undefined || current === undefined ? "" : text.slice(previous.end, current.start)
+}
 
 const isSpace = (gap: string): boolean => /^\s+$/u.test(gap)
 const isSpaceOrHyphen = (gap: string): boolean => /^\s*[-‐–]?\s*$/u.test(gap) && gap.length > 0
@@ -377,6 +379,12 @@ const NAME_WAS_CHOSEN = new RegExp(
   "iu"
 )
 
+const CHOICE_PATTERNS: ReadonlyArray<readonly [RegExp, RegExp]> = [
+  [/\bwe\b/iu, NAME_IS_ROLE_WE_USE],
+  [/\b(?:is|are|was|remains)\s+(?:now\s+|still\s+|currently\s+)?(?:our|the)\s/iu, NAME_IS_ROLE],
+  [/\b(?:chosen|selected|picked|adopted|used|preferred)\s+(?:for|as)\s/iu, NAME_WAS_CHOSEN]
+]
+
 /** Words a chosen name stops at when read forwards. */
 const NAME_STOPS = new Set(["for", "as", "to", "in", "on", "over", "instead", "because", "with", "and", "or", "since", "across"])
 
@@ -419,13 +427,15 @@ const makeChoice = (name: ReadonlyArray<string>, role: ReadonlySet<string>): Cho
 
 /** The name a statement says was chosen, and for what; the first pattern that reads one wins. */
 const choiceOf = (text: string, analyse: Analyse): Choice | null => {
-  for (const pattern of [NAME_IS_ROLE_WE_USE, NAME_IS_ROLE, NAME_WAS_CHOSEN]) {
+  for (const [guard, pattern] of CHOICE_PATTERNS) {
+    // The guard is one cheap scan; the full pattern backtracks over the words before the verb.
+    if (!guard.test(text)) continue
     const m = pattern.exec(text)
     if (m === null) continue
     const choice = makeChoice(trailingName(m[1]!, analyse), contentTerms(m[2]!, analyse))
     if (choice !== null) return choice
   }
-  const m = WE_CHOSE.exec(text)
+  const m = /\bwe\b/iu.test(text) ? WE_CHOSE.exec(text) : null
   if (m === null) return null
   const name = leadingName(m[1]!, analyse)
   const nameTerms = new Set(name.map((w) => analyse(w.toLowerCase())))

@@ -6,7 +6,7 @@
 import type { Candidate } from "../domain/Candidate.ts"
 import { compareIds } from "../domain/Ranking.ts"
 import { stem } from "../index/Porter.ts"
-import { terms, words } from "../index/Tokenizer.ts"
+import { surfaces, terms, words } from "../index/Tokenizer.ts"
 import { type Analyse, CLASH_WORDS, type Clashes, readClashes } from "./conflictClashes.ts"
 
 /** Function words the gap stopword list leaves in, which never name a subject either. */
@@ -55,32 +55,55 @@ export interface Analysis {
   readonly contentTerms: (text: string) => Set<string>
 }
 
-const analyses = new WeakMap<ReadonlyArray<string>, Analysis>()
+const excludedTerms = new WeakMap<ReadonlyArray<string>, ReadonlySet<string>>()
 
+const CONCEPTS: ReadonlyMap<string, string> = new Map(
+  CONCEPT_CLASSES.flatMap(([concept, members]) => members.map((member) => [stem(member), stem(concept)] as const))
+)
+
+/** Stems of recently seen words. A pure function's memo, emptied when full so it stays bounded. */
+const STEM_MEMO_LIMIT = 20_000
+const stemMemo = new Map<string, string>()
+const memoStem = (surface: string): string => {
+  let stemmed = stemMemo.get(surface)
+  if (stemmed === undefined) {
+    if (stemMemo.size >= STEM_MEMO_LIMIT) stemMemo.clear()
+    stemmed = stem(surface)
+    stemMemo.set(surface, stemmed)
+  }
+  return stemmed
+}
+
+/** The analysis for one detection; its own memo lives only as long as it does. */
 export const analysisFor = (stopwords: ReadonlyArray<string>): Analysis => {
-  const cached = analyses.get(stopwords)
-  if (cached !== undefined) return cached
-  const excluded = new Set([...stopwords, ...FUNCTION_WORDS, ...CLASH_WORDS].flatMap((word) => terms(word)))
-  const concepts = new Map<string, string>()
-  for (const [concept, members] of CONCEPT_CLASSES) for (const member of members) concepts.set(stem(member), stem(concept))
+  let excluded = excludedTerms.get(stopwords)
+  if (excluded === undefined) {
+    excluded = new Set([...stopwords, ...FUNCTION_WORDS, ...CLASH_WORDS].flatMap((word) => terms(word)))
+    excludedTerms.set(stopwords, excluded)
+  }
+  const stems = new Map<string, string | undefined>()
   const fromStem = (term: string): string | undefined =>
-    term.length < 2 || /\d/.test(term) || excluded.has(term) ? undefined : concepts.get(term) ?? term
-  const analysis: Analysis = {
+    term.length < 2 || /\d/.test(term) || excluded.has(term) ? undefined : CONCEPTS.get(term) ?? term
+  const analyseSurface = (surface: string): string | undefined => {
+    if (stems.has(surface)) return stems.get(surface)
+    const term = fromStem(memoStem(surface))
+    stems.set(surface, term)
+    return term
+  }
+  return {
     analyse: (word) => {
       const folded = words(word)[0]
-      return folded === undefined ? undefined : fromStem(stem(folded))
+      return folded === undefined ? undefined : analyseSurface(folded)
     },
     contentTerms: (text) => {
       const out = new Set<string>()
-      for (const term of terms(text)) {
-        const content = fromStem(term)
+      for (const surface of surfaces(text)) {
+        const content = analyseSurface(surface)
         if (content !== undefined) out.add(content)
       }
       return out
     }
   }
-  analyses.set(stopwords, analysis)
-  return analysis
 }
 
 // ---- cutting a chunk into statements ----------------------------------------------------------

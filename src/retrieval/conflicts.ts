@@ -151,10 +151,12 @@ const find = (kind: ClashKind, a: Statement, b: Statement, analysis: Analysis): 
   const x = a.clashes, y = b.clashes
   switch (kind) {
     case "measure": {
+      if (x.measures.length === 0 || y.measures.length === 0) return undefined
       const key = clashingKey(x.measures, y.measures)
       return key === undefined ? undefined : { key, valueTerms: new Set() }
     }
     case "count": {
+      if (x.counts.length === 0 || y.counts.length === 0) return undefined
       const key = clashingKey(x.counts, y.counts)
       return key === undefined ? undefined : { key, valueTerms: new Set([key]) }
     }
@@ -165,7 +167,7 @@ const find = (kind: ClashKind, a: Statement, b: Statement, analysis: Analysis): 
       return { key: "choice", valueTerms: new Set(names) }
     }
     case "polarity": {
-      if (x.conditional || y.conditional) return undefined
+      if (x.conditional || y.conditional || x.negated === y.negated) return undefined
       const key = polarityKey(a, b) ?? polarityKey(b, a)
       return key === undefined ? undefined : { key, valueTerms: new Set([key]) }
     }
@@ -198,6 +200,31 @@ const resolvedPairs = (edges: ReadonlyArray<NoteEdge>): Set<string> => {
   return out
 }
 
+/**
+ * Index pairs (i < j) worth comparing. When every kind demands a shared statement term, only pairs
+ * that share one are visited, through an inverted index; otherwise every pair is.
+ */
+const pairs = function*(statements: ReadonlyArray<Statement>, config: ConflictConfig): Generator<readonly [number, number]> {
+  const needShared = Math.min(...KINDS.map((kind) => gateFor(config.conflictGates, kind).minSharedStatement))
+  if (needShared < 1) {
+    for (let i = 0; i < statements.length; i++) for (let j = i + 1; j < statements.length; j++) yield [i, j]
+    return
+  }
+  const postings = new Map<string, Array<number>>()
+  statements.forEach((s, i) => {
+    for (const term of s.terms) {
+      const list = postings.get(term)
+      if (list === undefined) postings.set(term, [i])
+      else list.push(i)
+    }
+  })
+  for (let i = 0; i < statements.length; i++) {
+    const partners = new Set<number>()
+    for (const term of statements[i]!.terms) for (const j of postings.get(term)!) if (j > i) partners.add(j)
+    for (const j of [...partners].sort((x, y) => x - y)) yield [i, j]
+  }
+}
+
 const byStrength = (x: Clash, y: Clash): number =>
   y.dice - x.dice || y.overlap - x.overlap || compareIds(x.a.id, y.a.id) || compareIds(x.b.id, y.b.id)
 
@@ -210,14 +237,11 @@ export const findClashes = (input: ConflictInput): Array<Clash> => {
   const statements = statementsOf(input.candidates, analysis)
   const resolved = resolvedPairs(input.edges)
   const out: Array<Clash> = []
-  for (let i = 0; i < statements.length; i++) {
-    const a = statements[i]!
-    for (let j = i + 1; j < statements.length; j++) {
-      const b = statements[j]!
-      if (a.note === b.note || resolved.has(`${a.note}\n${b.note}`)) continue
-      const clash = clashOf(a, b, input.config, analysis)
-      if (clash !== undefined) out.push(clash)
-    }
+  for (const [i, j] of pairs(statements, input.config)) {
+    const a = statements[i]!, b = statements[j]!
+    if (a.note === b.note || resolved.has(`${a.note}\n${b.note}`)) continue
+    const clash = clashOf(a, b, input.config, analysis)
+    if (clash !== undefined) out.push(clash)
   }
   return out.sort(byStrength)
 }
