@@ -8,13 +8,16 @@
  * The duplicate test prunes the cosine with an exact Cauchy-Schwarz bound: after a prefix of the
  * dimensions the dot product can grow by at most the product of the two suffix norms, so once
  * `prefix dot + |suffix a| × |suffix b|` is below the threshold the pair cannot reach it and the rest
- * is skipped. The pruned and exhaustive tests give the same answer for every pair (see `SLACK`).
+ * is skipped. Jaccard is pruned by two upper bounds on the shared count, the smaller set's size and
+ * a per-bucket histogram. Pruned and exhaustive tests give the same answer for every pair (see
+ * `SLACK`).
  */
 import type { Chunk } from "../domain/Chunk.ts"
 import { words } from "../index/Tokenizer.ts"
 
 /** Buckets of the shingle histogram: the bound costs this many steps, the merge up to both lengths. */
-const BUCKETS = 16
+const BUCKET_BITS = 4
+const BUCKETS = 1 << BUCKET_BITS
 
 /** Dimensions summed between two bound checks; a check costs about what two dimensions do. */
 const BLOCK = 16
@@ -83,14 +86,15 @@ const tailNorms = (unit: Float64Array): Float64Array => {
 }
 
 /** A multiplicative hash, so consecutive shingle numbers spread over the buckets. */
-const bucketOf = (n: number): number => Math.imul(n, 0x9e3779b1) >>> 28
+const bucketOf = (n: number): number => Math.imul(n, 0x9e3779b1) >>> (32 - BUCKET_BITS)
 
 /**
  * A profiler for one comparison run. Its profiles share one numbering, so only profiles from the
  * same profiler may be compared. A word gets a number on first sight; a run of words gets one from
  * the pair (number of the run minus its last word, number of that word), so a shingle costs
- * `shingleSize - 1` integer-keyed lookups and no string is built. Numbers stay below the words read
- * times `shingleSize`, far under the 2^26 the pair key keeps exact for any list of chunks.
+ * `shingleSize - 1` integer-keyed lookups and no string is built. The pair key is exact while
+ * numbers stay below 2^26 (67 million); they stay below the words read times `shingleSize`, which
+ * for a candidate list of a few hundred sections is thousands.
  */
 export const makeProfiler = (shingleSize: number) => {
   const wordNumbers = new Map<string, number>()
