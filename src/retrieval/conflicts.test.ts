@@ -179,6 +179,14 @@ describe("subjects", () => {
     assert.isUndefined(between("The billing service stores card numbers.", "The signup service never stores phone numbers."))
   })
 
+  it("detect - a preposition scoping each side to something the other never names is two subjects", () => {
+    assert.isUndefined(between("The cluster runs three replicas in production.", "The cluster runs five replicas in staging."))
+    assert.isUndefined(between("Card numbers are never written to application logs.", "Card numbers are written to the vault with the tenant key."))
+    // Scoped on one side only, or by a number: still one subject.
+    assert.isDefined(between("The cluster runs three replicas in production.", "The cluster runs five replicas."))
+    assert.isDefined(between("Audit logs are retained for 90 days.", "Audit logs are kept for 14 days to save storage."))
+  })
+
   it("detect - the topic is the shared subject in statement order", () => {
     const [conflict] = run([say("a.md", "Password reset links expire after 24 hours."), say("b.md", "Reset links for passwords expire after one hour.")])
     assert.strictEqual(conflict?.topic, "password reset links expire")
@@ -219,8 +227,8 @@ describe("gates", () => {
     const sameHeading = (body: string, note: string, createdAt: string) =>
       passage({ note, title: "Session tokens", heading: "Expiry policy", body, createdAt })
     const pair = [
-      sameHeading("Expiry is after 24 hours on the web dashboard.", "a.md", "2025-03-01T09:00:00Z"),
-      sameHeading("Expiry is after one hour on mobile phones.", "b.md", "2025-06-01T09:00:00Z")
+      sameHeading("Expiry is after 24 hours: web dashboard.", "a.md", "2025-03-01T09:00:00Z"),
+      sameHeading("Expiry is after one hour: mobile phones.", "b.md", "2025-06-01T09:00:00Z")
     ]
     // The chunks share session, token, expir and polici (clearing minShared); the statements share
     // only expir, with overlap and Dice 1/3.

@@ -3,8 +3,9 @@
  * recorded resolution. A conflict needs all three of
  *
  * - a shared subject: the two statements clear every gate of their clash kind in `conflictGates`
- *   (the larger of the kind's row and `base`, field by field), and no shared term carries a different
- *   qualifier on each side (`session tokens` against `refresh tokens` are two subjects);
+ *   (the larger of the kind's row and `base`, field by field), no shared term carries a different
+ *   qualifier on each side (`session tokens` against `refresh tokens` are two subjects), and no
+ *   preposition scopes them differently (`in production` against `in staging`);
  * - a named clash: quantities that cannot both hold once units are normalised (`measure`), different
  *   counts of one thing (`count`), different names chosen for one role (`choice`), or a negation
  *   against a plain affirmation of what it negates (`polarity`);
@@ -136,6 +137,35 @@ const distinctQualifiers = (a: Statement, b: Statement, shared: ReadonlySet<stri
     return own(a, b) && own(b, a)
   })
 
+/** Prepositions whose object scopes a statement: `in production`, `to the vault`. */
+const SCOPE_PREPOSITIONS = new Set(["in", "on", "at", "for", "to", "from", "with", "per", "during", "across", "inside", "into", "via", "by", "under"])
+const DETERMINERS = new Set(["the", "a", "an", "our", "their", "its", "this", "that", "these", "those", "each", "every", "all", "any", "some"])
+
+/** The content term each occurrence of `preposition` takes as its object, past any determiner. */
+const scopeObjects = (s: Statement, preposition: string): Array<string> => {
+  const out: Array<string> = []
+  for (let i = 0; i < s.words.length; i++) {
+    if (s.words[i]!.surface !== preposition) continue
+    let k = i + 1
+    while (k < s.words.length && DETERMINERS.has(s.words[k]!.surface)) k++
+    // A number, a unit or another preposition ends the search: `for 14 days` scopes nothing.
+    const object = s.words[k]?.term
+    if (object !== undefined) out.push(object)
+  }
+  return out
+}
+
+/**
+ * Whether the two statements scope themselves differently by one preposition, each with an object
+ * the other never mentions: `in production` against `in staging` are two subjects.
+ */
+const distinctScopes = (a: Statement, b: Statement, values: ReadonlySet<string>): boolean =>
+  [...SCOPE_PREPOSITIONS].some((preposition) => {
+    const own = scopeObjects(a, preposition).filter((t) => !values.has(t))
+    const other = scopeObjects(b, preposition).filter((t) => !values.has(t))
+    return own.length > 0 && other.length > 0 && own.every((t) => !b.terms.has(t)) && other.every((t) => !a.terms.has(t))
+  })
+
 // ---- clash kinds ------------------------------------------------------------------------------
 
 interface Found {
@@ -182,7 +212,7 @@ const clashOf = (a: Statement, b: Statement, config: ConflictConfig, analysis: A
     if (found === undefined) continue
     o ??= overlapOf(a, b)
     if (!clears(gateFor(config.conflictGates, kind), a, b, o)) continue
-    if (distinctQualifiers(a, b, o.shared, found.valueTerms)) continue
+    if (distinctQualifiers(a, b, o.shared, found.valueTerms) || distinctScopes(a, b, found.valueTerms)) continue
     return { kind, key: found.key, a, b, shared: o.shared, valueTerms: found.valueTerms, dice: o.dice, overlap: o.overlap }
   }
   return undefined
