@@ -91,8 +91,10 @@ const COMPACT_UNITS: ReadonlyMap<string, Unit> = new Map([
   ["y", duration(365 * DAY, "y")]
 ])
 
-/** Units `a`/`an` can stand before as one (`an hour`); `a second` is too often an ordinal. */
+/** Units `a`, `an` or `every` can stand before as one (`an hour`); `a second` is too often an ordinal. */
 const ARTICLE_UNITS = new Set(["millisecond", "minute", "hour", "day", "week", "month", "year"])
+const ONE_WORDS = new Set(["a", "an", "every", "each"])
+const FREQUENCY_WORDS = new Set(["once", "twice", "thrice", "times"])
 
 const SMALL_NUMBERS = [
   "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
@@ -269,9 +271,10 @@ const quantities = (text: string, analyse: Analyse): Found => {
   while (i < lexemes.length) {
     const lexeme = lexemes[i]!
     let number = parseNumber(text, lexemes, i)
-    // `an hour`: the article is the number one, for whole units only.
+    // `an hour`, `every hour`: the word is the number one, for whole units only; after `once` or
+    // `twice` it is a frequency (`twice a week`), which is no duration.
     if (
-      number === undefined && (lexeme.lower === "a" || lexeme.lower === "an") &&
+      number === undefined && ONE_WORDS.has(lexeme.lower) && !FREQUENCY_WORDS.has(lexemes[i - 1]?.lower ?? "") &&
       ARTICLE_UNITS.has(lexemes[i + 1]?.lower ?? "") && isSpace(gapBefore(text, lexemes, i + 1))
     ) number = { value: 1, next: i + 1 }
     if (number === undefined) {

@@ -73,6 +73,14 @@ describe("measure clashes", () => {
     assert.strictEqual(between("Session tokens expire after twenty-four hours.", "Session tokens expire after an hour."), "24h (Mar) vs 1h (Jun). Neither superseded.")
   })
 
+  it("detect - every hour is one hour, and twice a week is a frequency, not a duration", () => {
+    assert.strictEqual(
+      between("The search index is rebuilt every 10 minutes by the crawler.", "The search index is rebuilt every hour by the crawler."),
+      "10min (Mar) vs 1h (Jun). Neither superseded."
+    )
+    assert.isUndefined(between("The search index is rebuilt twice a week by the crawler.", "The search index is rebuilt every day by the crawler."))
+  })
+
   it("detect - the same duration in other units is agreement", () => {
     assert.isUndefined(between("Session tokens expire after 24 hours.", "Session tokens expire after one day."))
     assert.isUndefined(between("Session tokens expire after 90 minutes.", "Session tokens expire after 5400 seconds."))
@@ -177,6 +185,7 @@ describe("subjects", () => {
   it("detect - a shared noun qualified differently on each side is two subjects", () => {
     assert.isUndefined(between("Session tokens expire after 24 hours.", "Refresh tokens expire after 90 days."))
     assert.isUndefined(between("The billing service stores card numbers.", "The signup service never stores phone numbers."))
+    assert.isUndefined(between("The search index is rebuilt every 10 minutes by the crawler.", "The search cache is flushed every hour by the crawler."))
   })
 
   it("detect - a preposition scoping each side to something the other never names is two subjects", () => {

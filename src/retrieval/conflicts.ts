@@ -115,19 +115,30 @@ const clears = (gate: Gate, a: Statement, b: Statement, o: Overlap): boolean =>
   o.shared.size >= gate.minSharedStatement && o.chunkShared >= gate.minShared &&
   o.overlap >= gate.minOverlap && o.dice >= gate.minDice
 
-/** Terms immediately before `term` in a statement that are content words themselves. */
+/** Words after which the word before is the head of a subject: `the search index is`. */
+const AUXILIARIES = new Set(["is", "are", "was", "were", "has", "have", "had", "will", "would", "must", "should", "can", "may", "might", "does", "do", "did"])
+
+/**
+ * The content words that qualify `term` in a statement: the word right before it (`session` in
+ * `session tokens`), and the head noun right after it when a verb follows (`index` in `the search
+ * index is rebuilt`).
+ */
 const qualifiers = (s: Statement, term: string): Array<string> => {
   const out: Array<string> = []
-  for (let i = 1; i < s.words.length; i++) {
-    const before = s.words[i - 1]!.term
-    if (s.words[i]!.term === term && before !== undefined) out.push(before)
+  for (let i = 0; i < s.words.length; i++) {
+    if (s.words[i]!.term !== term) continue
+    const before = s.words[i - 1]?.term
+    if (before !== undefined) out.push(before)
+    const after = s.words[i + 1]?.term
+    if (after !== undefined && AUXILIARIES.has(s.words[i + 2]?.surface ?? "")) out.push(after)
   }
   return out
 }
 
 /**
  * Whether a shared term is qualified differently on each side by words the other side lacks:
- * `session tokens` against `refresh tokens` share `token` and name two subjects.
+ * `session tokens` against `refresh tokens` share `token`, `search index` against `search cache`
+ * share `search`, and each pair names two subjects.
  */
 const distinctQualifiers = (a: Statement, b: Statement, shared: ReadonlySet<string>, values: ReadonlySet<string>): boolean =>
   [...shared].some((term) => {
