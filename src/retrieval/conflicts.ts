@@ -2,13 +2,12 @@
  * The conflict detector: statements of different notes that disagree about one subject with no
  * recorded resolution. A conflict needs all three of
  *
- * - a shared subject: the two statements clear every gate of their clash kind in `conflictGates`
- *   (the larger of the kind's row and `base`, field by field), no shared term carries a different
- *   qualifier on each side (`session tokens` against `refresh tokens` are two subjects), and no
- *   preposition scopes them differently (`in production` against `in staging`);
+ * - a shared subject: the two statements clear every gate of their clash kind in `conflictGates`,
+ *   and nothing marks them as two subjects (conflictSubjects.ts);
  * - a named clash: quantities that cannot both hold once units are normalised (`measure`), different
  *   counts of one thing (`count`), different names chosen for one role (`choice`), or a negation
- *   against a plain affirmation of what it negates (`polarity`);
+ *   against a plain affirmation of what it negates (`polarity`), as conflictClashes.ts reads them
+ *   from statements conflictStatements.ts cuts;
  * - no recorded resolution: no `supersedes` edge between the two notes in either direction, and
  *   neither chunk superseded by its status or its trust state.
  *
@@ -20,13 +19,17 @@
 import { Context, Layer } from "effect"
 import type { Candidate } from "../domain/Candidate.ts"
 import type { Conflict } from "../domain/Conflict.ts"
-import { instantMillis } from "../domain/Instant.ts"
 import { compareIds } from "../domain/Ranking.ts"
 import type { NoteEdge } from "../ports/GraphStore.ts"
 import type { RetrievalConfigShape } from "../RetrievalConfig.ts"
-import { agreeOn, clashingKey, sameName } from "./conflictClashes.ts"
+import { sameName } from "./conflictClashes.ts"
+import { conflictNote } from "./conflictNote.ts"
+import { agreeOn, clashingKey } from "./conflictQuantities.ts"
 import { type Analysis, analysisFor, type Statement, statementsOf } from "./conflictStatements.ts"
+import { type ClashKind, clears, gateFor, intersect, type Overlap, oneSubject, overlapOf } from "./conflictSubjects.ts"
 import { claimRef } from "./pack.ts"
+
+export type { ClashKind } from "./conflictSubjects.ts"
 
 export type ConflictConfig = Pick<RetrievalConfigShape, "maxConflicts" | "conflictGates" | "gapStopwords">
 
@@ -38,8 +41,6 @@ export interface ConflictInput {
   readonly config: ConflictConfig
 }
 
-export type ClashKind = "measure" | "count" | "choice" | "polarity"
-
 /** Tried in this order; a pair of statements clashes by the first kind that clears its gates. */
 const KINDS: ReadonlyArray<ClashKind> = ["measure", "count", "choice", "polarity"]
 
@@ -48,8 +49,6 @@ const SUPERSESSION_VERBS = new Set(["supersedes", "superseded_by", "superseded-b
 
 /** Words of the topic phrase. */
 const TOPIC_WORDS = 4
-
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
 /** Two statements of different notes that disagree, with the evidence that they share a subject. */
 export interface Clash {
@@ -68,114 +67,6 @@ export interface Clash {
   /** Shared terms over the smaller statement's terms. */
   readonly overlap: number
 }
-
-// ---- gates ------------------------------------------------------------------------------------
-
-type Gate = RetrievalConfigShape["conflictGates"]["base"]
-
-/** The kind's gate, raised field by field to the base gate: `base` is a floor for every kind. */
-const gateFor = (gates: RetrievalConfigShape["conflictGates"], kind: ClashKind): Gate => {
-  const own = gates[kind]
-  const base = gates.base
-  return {
-    minShared: Math.max(own.minShared, base.minShared),
-    minSharedStatement: Math.max(own.minSharedStatement, base.minSharedStatement),
-    minOverlap: Math.max(own.minOverlap, base.minOverlap),
-    minDice: Math.max(own.minDice, base.minDice),
-    minTerms: Math.max(own.minTerms, base.minTerms)
-  }
-}
-
-interface Overlap {
-  readonly shared: Set<string>
-  readonly chunkShared: number
-  readonly dice: number
-  readonly overlap: number
-}
-
-const intersect = (a: ReadonlySet<string>, b: ReadonlySet<string>): Set<string> => {
-  const [small, large] = a.size <= b.size ? [a, b] : [b, a]
-  return new Set([...small].filter((term) => large.has(term)))
-}
-
-const overlapOf = (a: Statement, b: Statement): Overlap => {
-  const shared = intersect(a.terms, b.terms)
-  const smaller = Math.min(a.terms.size, b.terms.size)
-  const total = a.terms.size + b.terms.size
-  return {
-    shared,
-    chunkShared: intersect(a.chunkTerms, b.chunkTerms).size,
-    dice: total === 0 ? 0 : (2 * shared.size) / total,
-    overlap: smaller === 0 ? 0 : shared.size / smaller
-  }
-}
-
-const clears = (gate: Gate, a: Statement, b: Statement, o: Overlap): boolean =>
-  a.terms.size >= gate.minTerms && b.terms.size >= gate.minTerms &&
-  o.shared.size >= gate.minSharedStatement && o.chunkShared >= gate.minShared &&
-  o.overlap >= gate.minOverlap && o.dice >= gate.minDice
-
-/** Words after which the word before is the head of a subject: `the search index is`. */
-const AUXILIARIES = new Set(["is", "are", "was", "were", "has", "have", "had", "will", "would", "must", "should", "can", "may", "might", "does", "do", "did"])
-
-/**
- * The content words that qualify `term` in a statement: the word right before it (`session` in
- * `session tokens`), and the head noun right after it when a verb follows (`index` in `the search
- * index is rebuilt`).
- */
-const qualifiers = (s: Statement, term: string): Array<string> => {
-  const out: Array<string> = []
-  for (let i = 0; i < s.words.length; i++) {
-    if (s.words[i]!.term !== term) continue
-    const before = s.words[i - 1]?.term
-    if (before !== undefined) out.push(before)
-    const after = s.words[i + 1]?.term
-    if (after !== undefined && AUXILIARIES.has(s.words[i + 2]?.surface ?? "")) out.push(after)
-  }
-  return out
-}
-
-/**
- * Whether a shared term is qualified differently on each side by words the other side lacks:
- * `session tokens` against `refresh tokens` share `token`, `search index` against `search cache`
- * share `search`, and each pair names two subjects.
- */
-const distinctQualifiers = (a: Statement, b: Statement, shared: ReadonlySet<string>, values: ReadonlySet<string>): boolean =>
-  [...shared].some((term) => {
-    if (values.has(term)) return false
-    const own = (s: Statement, other: Statement) =>
-      qualifiers(s, term).some((q) => !values.has(q) && !other.terms.has(q))
-    return own(a, b) && own(b, a)
-  })
-
-/** Prepositions whose object scopes a statement: `in production`, `to the vault`. */
-const SCOPE_PREPOSITIONS = new Set(["in", "on", "at", "for", "to", "from", "with", "per", "during", "across", "inside", "into", "via", "by", "under"])
-const DETERMINERS = new Set(["the", "a", "an", "our", "their", "its", "this", "that", "these", "those", "each", "every", "all", "any", "some"])
-
-/** The content term each occurrence of `preposition` takes as its object, past any determiner. */
-const scopeObjects = (s: Statement, preposition: string): Array<string> => {
-  const out: Array<string> = []
-  for (let i = 0; i < s.words.length; i++) {
-    if (s.words[i]!.surface !== preposition) continue
-    let k = i + 1
-    while (k < s.words.length && DETERMINERS.has(s.words[k]!.surface)) k++
-    // A number, a unit or another preposition ends the search: `for 14 days` scopes nothing.
-    const object = s.words[k]?.term
-    if (object !== undefined) out.push(object)
-  }
-  return out
-}
-
-/**
- * Whether the two statements scope themselves differently by one preposition, each with an object
- * the other never mentions: `in production` against `in staging` are two subjects.
- */
-const distinctScopes = (a: Statement, b: Statement, values: ReadonlySet<string>): boolean =>
-  [...SCOPE_PREPOSITIONS].some((preposition) => {
-    const own = scopeObjects(a, preposition).filter((t) => !values.has(t))
-    const other = scopeObjects(b, preposition).filter((t) => !values.has(t))
-    return own.length > 0 && other.length > 0 && own.every((t) => !b.terms.has(t)) && other.every((t) => !a.terms.has(t))
-  })
 
 // ---- clash kinds ------------------------------------------------------------------------------
 
@@ -223,7 +114,7 @@ const clashOf = (a: Statement, b: Statement, config: ConflictConfig, analysis: A
     if (found === undefined) continue
     o ??= overlapOf(a, b)
     if (!clears(gateFor(config.conflictGates, kind), a, b, o)) continue
-    if (distinctQualifiers(a, b, o.shared, found.valueTerms) || distinctScopes(a, b, found.valueTerms)) continue
+    if (!oneSubject(a, b, o.shared, found.valueTerms)) continue
     return { kind, key: found.key, a, b, shared: o.shared, valueTerms: found.valueTerms, dice: o.dice, overlap: o.overlap }
   }
   return undefined
@@ -351,31 +242,6 @@ const group = (clashes: ReadonlyArray<Clash>): Array<Group> => {
   return groups
 }
 
-// ---- the note ---------------------------------------------------------------------------------
-
-/** UTC year and month of an instant, by civil-calendar arithmetic (no clock, no Date). */
-const yearMonth = (millis: number): { year: number; month: number } => {
-  const z = Math.floor(millis / 86_400_000) + 719_468
-  const era = Math.floor(z / 146_097)
-  const doe = z - era * 146_097
-  const yoe = Math.floor((doe - Math.floor(doe / 1_460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365)
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100))
-  const mp = Math.floor((5 * doy + 2) / 153)
-  const month = mp < 10 ? mp + 3 : mp - 9
-  return { year: yoe + era * 400 + (month <= 2 ? 1 : 0), month }
-}
-
-/** The latest readable `createdAt` of a side: when it was last said. NaN when none is readable. */
-const sideMillis = (side: ReadonlyArray<Statement>): number => {
-  let latest = Number.NaN
-  for (const s of side) {
-    const createdAt = s.candidate.chunk.provenance.createdAt
-    const millis = createdAt === null ? Number.NaN : instantMillis(createdAt)
-    if (!Number.isNaN(millis) && !(millis <= latest)) latest = millis
-  }
-  return latest
-}
-
 const distinct = (labels: ReadonlyArray<string>): string => [...new Set(labels)].join("/")
 
 /** What one side says, from its first statement: `24h`, `3 replicas`, `Kafka`, `never stores`. */
@@ -394,21 +260,14 @@ const sideLabel = (pivot: Statement, clash: Clash): string => {
   }
 }
 
-const noteOf = (g: Group): string => {
-  const sides = g.sides
-    .map((side) => ({ label: sideLabel(side[0]!, g.pivot), millis: sideMillis(side), first: side[0]!.id }))
-    .sort((x, y) => {
-      const known = Number(Number.isNaN(x.millis)) - Number(Number.isNaN(y.millis))
-      if (known !== 0) return known
-      if (!Number.isNaN(x.millis) && x.millis !== y.millis) return x.millis - y.millis
-      return compareIds(x.label, y.label) || compareIds(x.first, y.first)
-    })
-  const dates = sides.map((side) => (Number.isNaN(side.millis) ? undefined : yearMonth(side.millis)))
-  const years = new Set(dates.filter((d) => d !== undefined).map((d) => d.year))
-  const when = (d: { year: number; month: number } | undefined): string =>
-    d === undefined ? "date unknown" : years.size > 1 ? `${MONTHS[d.month - 1]} ${d.year}` : MONTHS[d.month - 1]!
-  return `${sides.map((side, i) => `${side.label} (${when(dates[i])})`).join(" vs ")}. Neither superseded.`
-}
+const noteOf = (g: Group): string =>
+  conflictNote(g.sides.map((side) => ({
+    label: sideLabel(side[0]!, g.pivot),
+    createdAt: side.map((s) => s.candidate.chunk.provenance.createdAt),
+    tieBreak: side[0]!.id
+  })))
+
+// ---- the detector -----------------------------------------------------------------------------
 
 /** The shared subject in the pivot's words and order, the clash's own terms left out when others remain. */
 const topicOf = (clash: Clash): string => {
@@ -424,8 +283,6 @@ const topicOf = (clash: Clash): string => {
   }
   return out.length > 0 ? out.join(" ") : clash.kind
 }
-
-// ---- the detector -----------------------------------------------------------------------------
 
 /** At most `maxConflicts` conflicts, strongest shared subject first, then by topic, note and refs. */
 export const detect = (input: ConflictInput): Array<Conflict> => {
