@@ -1,17 +1,18 @@
 /**
  * Discovery on a directory of the local file system: the discover dataflow over the Node
- * `SourceTree`, hashing on `node:crypto`. The file system itself stays a requirement, so a caller
+ * `SourceTree`, hashing on `node:crypto`, large Markdown batches parsed on worker threads. The file system itself stays a requirement, so a caller
  * provides `NodeFileSystem.layer` (or `NodeServices.layer`) once.
  */
-import { NodeCrypto } from "@effect/platform-node"
+import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
 import type { FileSystem } from "effect"
 import { Effect, Stream } from "effect"
+import * as AnalyzerPoolNode from "../layers/node/AnalyzerPoolNode.ts"
 import * as SourceTreeNode from "../layers/node/SourceTreeNode.ts"
 import type { DiscoveryError } from "../src/domain/DiscoveryError.ts"
 import type { Snapshot } from "../src/domain/Snapshot.ts"
 import type { DiscoveryConfig } from "../src/discovery/DiscoveryConfig.ts"
 import * as Discover from "../src/discovery/Discover.ts"
-import type { HashCache } from "../src/discovery/HashCache.ts"
+import type { ScanCache } from "../src/discovery/ScanCache.ts"
 import type { DiscoveryEvent } from "../src/discovery/Progress.ts"
 
 export interface DiscoverOptions {
@@ -21,7 +22,7 @@ export interface DiscoverOptions {
   /** A snapshot of an earlier scan, offered for reuse. */
   readonly previous?: Snapshot | undefined
   /** Keep one across scans in a long-lived process to skip reading unchanged files. */
-  readonly cache?: HashCache | undefined
+  readonly cache?: ScanCache | undefined
 }
 
 const input = (options: DiscoverOptions): Discover.DiscoverInput => ({
@@ -34,7 +35,8 @@ const input = (options: DiscoverOptions): Discover.DiscoverInput => ({
 export const discover = (options: DiscoverOptions): Effect.Effect<Snapshot, DiscoveryError, FileSystem.FileSystem> =>
   Discover.discover(input(options)).pipe(
     Effect.provide(SourceTreeNode.layer(options.root)),
-    Effect.provide(NodeCrypto.layerDigest)
+    Effect.provide(NodeCrypto.layerDigest),
+    Effect.provide(AnalyzerPoolNode.layer)
   )
 
 /** The same scan as progress events ending in one `Completed` event carrying the snapshot. */
@@ -43,5 +45,6 @@ export const discoverStream = (
 ): Stream.Stream<DiscoveryEvent, DiscoveryError, FileSystem.FileSystem> =>
   Discover.discoverEvents(input(options)).pipe(
     Stream.provide(SourceTreeNode.layer(options.root)),
-    Stream.provide(NodeCrypto.layerDigest)
+    Stream.provide(NodeCrypto.layerDigest),
+    Stream.provide(AnalyzerPoolNode.layer)
   )

@@ -7,7 +7,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { serialize } from "../src/discovery/Assemble.ts"
-import * as HashCache from "../src/discovery/HashCache.ts"
+import * as ScanCache from "../src/discovery/ScanCache.ts"
 import { scanMemory, withoutRun } from "../test/discovery/support.ts"
 import { applyEdit, buildRepo, EditSpec, RepoSpec } from "./discoveryRepos.ts"
 
@@ -19,7 +19,7 @@ describe("discovery incremental", () => {
     Effect.gen(function*() {
       const before = buildRepo(repo)
       const after = script.reduce(applyEdit, before)
-      const cache = HashCache.make()
+      const cache = ScanCache.make()
       const previous = yield* scanMemory(before, { cache })
       const cold = yield* scanMemory(after)
       const warm = yield* scanMemory(after, { previous })

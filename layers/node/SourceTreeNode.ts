@@ -1,8 +1,10 @@
 /**
- * Node backend of `SourceTree` on Effect's `FileSystem`: directory entries, file bytes and link
- * targets under one root, and git HEAD. Stamps come from one synchronous `lstat` per entry: through
- * the threadpool a `stat` costs about 20 µs per file (measured 190-300 ms for 12,000 files), which
- * alone would exceed the budget of a warm scan; synchronously it is 30-45 ms.
+ * Node backend of `SourceTree`. Link targets, the root and git HEAD go through Effect's
+ * `FileSystem`; directory entries, stamps and file bytes through synchronous `node:fs` calls,
+ * because a scan is bound by the main thread's CPU and the threadpool's callbacks cost more than
+ * the I/O. Measured on the 12,000-file benchmark tree: listing 1,283 directories took 15-20 ms
+ * synchronously against 50-85 ms through `readDirectoryEntries`; a `stat` per file 30-45 ms against
+ * 190-300 ms; reading every file about 130 ms against 400-800 ms with `FileSystem.readFile`.
  */
 import { Effect, FileSystem, Layer, Option } from "effect"
 import * as NodeFs from "node:fs"
@@ -15,13 +17,7 @@ import { headRevision } from "./GitRevision.ts"
 const unreadable = (path: string) => (error: { readonly message: string }) =>
   new DiscoveryError({ reason: new SourceUnreadable({ path, detail: error.message }) })
 
-const TYPES: Readonly<Record<string, EntryType>> = {
-  File: "file",
-  Directory: "directory",
-  SymbolicLink: "symlink"
-}
-
-const typeOfStats = (stats: NodeFs.BigIntStats): EntryType =>
+const typeOfStats = (stats: NodeFs.Stats): EntryType =>
   stats.isFile() ? "file" : stats.isDirectory() ? "directory" : stats.isSymbolicLink() ? "symlink" : "other"
 
 export const make = Effect.fnUntraced(function*(root: string) {
@@ -29,23 +25,23 @@ export const make = Effect.fnUntraced(function*(root: string) {
   const base = yield* fs.realPath(NodePath.resolve(root)).pipe(Effect.mapError(unreadable(root)))
   const absolute = (relative: string): string => (relative === "" ? base : `${base}/${relative}`)
 
-  const entriesOf = (directory: string, listed: ReadonlyArray<FileSystem.DirectoryEntry>): Array<SourceEntry> => {
+  const list = (directory: string): Array<SourceEntry> => {
     const out: Array<SourceEntry> = []
-    for (const entry of listed) {
-      const known = TYPES[entry.type]
-      if (known === "directory") {
+    for (const entry of NodeFs.readdirSync(absolute(directory), { withFileTypes: true })) {
+      if (entry.isDirectory()) {
         out.push({ name: entry.name, type: "directory", size: 0, stamp: "" })
         continue
       }
       // A file vanishing between the listing and the lstat is simply not listed.
-      const stats = NodeFs.lstatSync(`${absolute(directory)}/${entry.name}`, { bigint: true, throwIfNoEntry: false })
+      const stats = NodeFs.lstatSync(`${absolute(directory)}/${entry.name}`, { throwIfNoEntry: false })
       if (stats === undefined) continue
       const type = typeOfStats(stats)
       out.push({
         name: entry.name,
         type,
-        size: type === "file" ? Number(stats.size) : 0,
-        stamp: type === "file" ? `${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}:${stats.ino}` : ""
+        size: type === "file" ? stats.size : 0,
+        // Millisecond times with their sub-millisecond fraction, plus the inode: a rewrite moves one.
+        stamp: type === "file" ? `${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}:${stats.ino}` : ""
       })
     }
     return out
@@ -53,11 +49,15 @@ export const make = Effect.fnUntraced(function*(root: string) {
 
   return SourceTree.of({
     list: (directory) =>
-      fs.readDirectoryEntries(absolute(directory)).pipe(
-        Effect.mapError(unreadable(directory || ".")),
-        Effect.map((listed) => entriesOf(directory, listed))
-      ),
-    read: (path) => fs.readFile(absolute(path)).pipe(Effect.mapError(unreadable(path))),
+      Effect.try({
+        try: () => list(directory),
+        catch: (error) => unreadable(directory || ".")({ message: error instanceof Error ? error.message : String(error) })
+      }),
+    read: (path) =>
+      Effect.try({
+        try: () => NodeFs.readFileSync(absolute(path)) as Uint8Array,
+        catch: (error) => unreadable(path)({ message: error instanceof Error ? error.message : String(error) })
+      }),
     linkTarget: (path) =>
       fs.realPath(absolute(path)).pipe(
         Effect.map((target) =>

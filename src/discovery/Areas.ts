@@ -3,6 +3,7 @@
  * directly assigned to it and the areas one level below it.
  */
 import type { AreaEntity, Relation } from "../domain/Snapshot.ts"
+import type { Unit } from "./Assemble.ts"
 import { dirname, truncate } from "./Paths.ts"
 
 /** The area a module belongs to, or undefined for a module at the root. */
@@ -22,14 +23,14 @@ export const areaPaths = (modulePaths: Iterable<string>, depth: number): Set<str
   return areas
 }
 
-export const areaGraph = (
-  modulePaths: Iterable<string>,
-  depth: number
-): { entities: Array<AreaEntity>; relations: Array<Relation> } => {
+/** One unit per area: the area and its `contains` relations. */
+export const areaUnits = (modulePaths: Iterable<string>, depth: number): Array<Unit> => {
   const modules = [...modulePaths]
   const areas = areaPaths(modules, depth)
-  const entities: Array<AreaEntity> = [...areas].map((path) => ({ id: `area:${path}`, kind: "area", path, evidence: [] }))
-  const relations: Array<Relation> = []
+  const units = new Map<string, { entity: AreaEntity; relations: Array<Relation>; coverage: [] }>()
+  for (const path of areas) {
+    units.set(`area:${path}`, { entity: { id: `area:${path}`, kind: "area", path, evidence: [] }, relations: [], coverage: [] })
+  }
   const contains = (from: string, to: string, path: string): Relation => ({
     kind: "contains",
     from,
@@ -40,11 +41,11 @@ export const areaGraph = (
   })
   for (const area of areas) {
     const parent = dirname(area)
-    if (parent !== "") relations.push(contains(`area:${parent}`, `area:${area}`, area))
+    if (parent !== "") units.get(`area:${parent}`)!.relations.push(contains(`area:${parent}`, `area:${area}`, area))
   }
   for (const path of modules) {
     const area = areaOf(path, depth)
-    if (area !== undefined) relations.push(contains(`area:${area}`, `module:${path}`, path))
+    if (area !== undefined) units.get(`area:${area}`)!.relations.push(contains(`area:${area}`, `module:${path}`, path))
   }
-  return { entities, relations }
+  return [...units.values()]
 }

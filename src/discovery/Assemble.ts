@@ -1,75 +1,210 @@
 /**
- * The sink of the discover dataflow: entities, relations and coverage from every file, put into one
- * deterministic snapshot. External entities are derived from the relations that name them; a
- * relation to an internal entity the scan did not produce (a vanished file) is dropped; everything
- * is canonicalised and sorted, and the content hash taken over the resulting bytes.
+ * The sink of the discover dataflow: every entity with the relations leaving it and its per-file
+ * coverage (a unit), put into one deterministic snapshot. External entities are derived from the
+ * relations that name them; a relation to an internal entity the scan did not produce (a vanished
+ * file) is dropped; everything is canonicalised and sorted.
+ *
+ * `contentHash` is a two-level SHA-256 over the canonical JSON, so that a warm scan hashes only the
+ * units that changed (see `unitText` and `contentHash` below). Canonical forms and unit digests are
+ * memoised by object identity in the scan cache.
  */
 import { Effect } from "effect"
-import type * as Digest from "effect/crypto/Digest"
+import * as Digest from "effect/crypto/Digest"
 import type { CompilerOptions, Coverage, Entity, Relation, Snapshot } from "../domain/Snapshot.ts"
 import { SCHEMA_VERSION } from "../domain/Snapshot.ts"
 import * as Canonical from "./Canonical.ts"
-import { sha256Text } from "./Hashing.ts"
+import type { PreviousUnits } from "./Reuse.ts"
+import type { ScanCache } from "./ScanCache.ts"
+import { memo } from "./ScanCache.ts"
 
-export interface SnapshotParts {
+/** One entity, the relations leaving it (every `from` is its id), and the coverage its file earned. */
+export interface Unit {
+  readonly entity: Entity
+  readonly relations: ReadonlyArray<Relation>
+  readonly coverage: ReadonlyArray<Coverage>
+}
+
+export interface Header {
   readonly pipelineVersion: string
   readonly analyzerVersions: Readonly<Record<string, string>>
   readonly configurationHash: string
   readonly sourceRevision: string | null
   readonly compilerOptions: ReadonlyArray<CompilerOptions>
+}
+
+export interface AssemblyInput {
+  readonly header: Header
   /** Every entity but the external ones, which are derived here. */
-  readonly entities: ReadonlyArray<Entity>
-  readonly relations: ReadonlyArray<Relation>
+  readonly units: ReadonlyArray<Unit>
+  /** Coverage that belongs to no unit: the listing, skipped files, configuration, the run. */
   readonly coverage: ReadonlyArray<Coverage>
 }
 
 const INTERNAL = /^(module|document|package|area):/
+const encoder = new TextEncoder()
 
-/** The snapshot's fields in schema order, without `contentHash`. */
-export const body = (parts: SnapshotParts): Omit<Snapshot, "contentHash"> => {
-  const entities = new Map<string, Entity>()
-  for (const entity of parts.entities) entities.set(entity.id, Canonical.entity(entity))
-  const relations = new Map<string, Relation>()
-  for (const relation of parts.relations) {
-    if (INTERNAL.test(relation.to) && !entities.has(relation.to)) continue
-    const key = `${relation.from}\u0000${relation.kind}\u0000${relation.to}`
-    const held = relations.get(key)
-    relations.set(key, held === undefined ? relation : { ...held, evidence: [...held.evidence, ...relation.evidence] })
-  }
-  for (const relation of relations.values()) {
-    if (relation.to.startsWith("external:") && !entities.has(relation.to)) {
-      entities.set(relation.to, { id: relation.to, kind: "external", name: relation.to.slice("external:".length), evidence: [] })
-    }
-  }
+const headerFields = (header: Header) => {
   const analyzerVersions: Record<string, string> = {}
-  for (const id of Object.keys(parts.analyzerVersions).sort(Canonical.compareStrings)) {
-    analyzerVersions[id] = parts.analyzerVersions[id]!
+  for (const id of Object.keys(header.analyzerVersions).sort(Canonical.compareStrings)) {
+    analyzerVersions[id] = header.analyzerVersions[id]!
   }
   return {
     schemaVersion: SCHEMA_VERSION,
-    pipelineVersion: parts.pipelineVersion,
+    pipelineVersion: header.pipelineVersion,
     analyzerVersions,
-    configurationHash: parts.configurationHash,
-    sourceRevision: parts.sourceRevision,
-    compilerOptions: [...parts.compilerOptions]
+    configurationHash: header.configurationHash,
+    sourceRevision: header.sourceRevision,
+    compilerOptions: [...header.compilerOptions]
       .sort((a, b) => Canonical.compareStrings(a.path, b.path))
       .map((o) => ({
         path: o.path,
         contentHash: o.contentHash,
         baseUrl: o.baseUrl,
         paths: o.paths.map((m) => ({ pattern: m.pattern, targets: [...m.targets] }))
-      })),
-    entities: [...entities.values()].sort((a, b) => Canonical.compareStrings(a.id, b.id)),
-    relations: [...relations.values()].map(Canonical.relation).sort(Canonical.compareRelations),
-    coverage: parts.coverage.map(Canonical.coverage).sort(Canonical.compareCoverage)
-      .filter((entry, index, all) => index === 0 || Canonical.compareCoverage(all[index - 1]!, entry) !== 0)
+      }))
   }
 }
 
-/** The exact bytes a snapshot is written as; `contentHash` is the SHA-256 of its body's bytes. */
+/** Sorted by kind then target, equal keys merged. */
+const sortRelations = (relations: ReadonlyArray<Relation>): Array<Relation> => {
+  const sorted = [...relations].sort(Canonical.compareRelations)
+  const merged: Array<Relation> = []
+  for (const relation of sorted) {
+    const last = merged[merged.length - 1]
+    if (last !== undefined && Canonical.compareRelations(last, relation) === 0) {
+      merged[merged.length - 1] = Canonical.relation({ ...last, evidence: [...last.evidence, ...relation.evidence] })
+    } else {
+      merged.push(relation)
+    }
+  }
+  return merged
+}
+
+const isSorted = (relations: ReadonlyArray<Relation>): boolean => {
+  for (let index = 1; index < relations.length; index++) {
+    if (Canonical.compareRelations(relations[index - 1]!, relations[index]!) >= 0) return false
+  }
+  return true
+}
+
+/**
+ * The text a unit's digest is taken over: its entity's JSON, then a line per relation leaving it,
+ * each the relation's JSON, in snapshot order. Everything here is in the snapshot file, so anyone
+ * can recompute it.
+ */
+export const unitText = (entity: Entity, relations: ReadonlyArray<Relation>): string =>
+  [JSON.stringify(entity), ...relations.map((relation) => JSON.stringify(relation))].join("\n")
+
+/** The header text: the snapshot's fields before `entities`, plus the three list lengths. */
+export const headerText = (snapshot: Omit<Snapshot, "contentHash">): string =>
+  JSON.stringify({
+    schemaVersion: snapshot.schemaVersion,
+    pipelineVersion: snapshot.pipelineVersion,
+    analyzerVersions: snapshot.analyzerVersions,
+    configurationHash: snapshot.configurationHash,
+    sourceRevision: snapshot.sourceRevision,
+    compilerOptions: snapshot.compilerOptions,
+    counts: [snapshot.entities.length, snapshot.relations.length, snapshot.coverage.length]
+  })
+
+interface Canonicalised {
+  readonly fields: Omit<Snapshot, "contentHash">
+  /** Per entity, in order: the relations leaving it, as they appear in `fields.relations`. */
+  readonly groups: ReadonlyArray<ReadonlyArray<Relation>>
+}
+
+/** The snapshot without its hash: canonical, sorted, vanished edges dropped, externals derived. */
+export const body = (input: AssemblyInput, cache: ScanCache): Canonicalised => {
+  const canonicalEntities = cache.table<Entity, Entity>("canonical-entity")
+  const canonicalRelations = cache.table<Relation, Relation>("canonical-relation")
+  const sortedGroups = cache.table<ReadonlyArray<Relation>, ReadonlyArray<Relation>>("canonical-group")
+  const canonical = <A extends object>(table: WeakMap<A, A>, build: (value: A) => A) => (value: A): A =>
+    memo(table, value, (input) => {
+      const result = build(input)
+      table.set(result, result)
+      return result
+    })
+  const entity = canonical(canonicalEntities, Canonical.entity)
+  const relation = canonical(canonicalRelations, Canonical.relation)
+  // A group already canonical and sorted (a reused unit's) is its own canonical form.
+  const group = (relations: ReadonlyArray<Relation>): ReadonlyArray<Relation> =>
+    memo(sortedGroups, relations, (input) => {
+      const items = input.map(relation)
+      const result = isSorted(items) ? items : sortRelations(items)
+      sortedGroups.set(result, result)
+      return result
+    })
+
+  const units = new Map<string, Unit>()
+  for (const unit of input.units) units.set(unit.entity.id, unit)
+  for (const unit of input.units) {
+    for (const { to } of unit.relations) {
+      if (to.startsWith("external:") && !units.has(to)) {
+        units.set(to, { entity: { id: to, kind: "external", name: to.slice("external:".length), evidence: [] }, relations: [], coverage: [] })
+      }
+    }
+  }
+  const ids = [...units.keys()].sort(Canonical.compareStrings)
+  const entities: Array<Entity> = []
+  const relations: Array<Relation> = []
+  const groups: Array<ReadonlyArray<Relation>> = []
+  const coverage: Array<Coverage> = [...input.coverage]
+  for (const id of ids) {
+    const unit = units.get(id)!
+    entities.push(entity(unit.entity))
+    const kept = unit.relations.some((r) => INTERNAL.test(r.to) && !units.has(r.to))
+      ? unit.relations.filter((r) => !INTERNAL.test(r.to) || units.has(r.to))
+      : unit.relations
+    const items = group(kept)
+    groups.push(items)
+    for (const item of items) relations.push(item)
+    for (const item of unit.coverage) coverage.push(item)
+  }
+  const coverageSorted = coverage.map(Canonical.coverage).sort(Canonical.compareCoverage)
+    .filter((entry, index, all) => index === 0 || Canonical.compareCoverage(all[index - 1]!, entry) !== 0)
+  return { fields: { ...headerFields(input.header), entities, relations, coverage: coverageSorted }, groups }
+}
+
+/**
+ * SHA-256 over the concatenated raw SHA-256 digests of the header text, of each entity's unit text
+ * in entity order, and of the coverage list's JSON. Unit digests are memoised per (entity, relation
+ * group) identity, so a reused unit is not hashed again.
+ */
+const contentHash = (canonical: Canonicalised, cache: ScanCache): Effect.Effect<string, never, Digest.Digest> =>
+  Effect.gen(function*() {
+    const digest = yield* Digest.Digest
+    const sha = (text: string) => digest.digest(Digest.sha256, encoder.encode(text))
+    const unitDigests = cache.table<Entity, { readonly group: ReadonlyArray<Relation>; readonly digest: Uint8Array }>("unit-digest")
+    const { fields, groups } = canonical
+    const parts: Array<Uint8Array> = [yield* sha(headerText(fields))]
+    for (let index = 0; index < fields.entities.length; index++) {
+      const entity = fields.entities[index]!
+      const group = groups[index]!
+      const held = unitDigests.get(entity)
+      if (held !== undefined && held.group === group) {
+        parts.push(held.digest)
+      } else {
+        const fresh = yield* sha(unitText(entity, group))
+        unitDigests.set(entity, { group, digest: fresh })
+        parts.push(fresh)
+      }
+    }
+    parts.push(yield* sha(JSON.stringify(fields.coverage)))
+    const joined = new Uint8Array(parts.length * 32)
+    parts.forEach((part, index) => joined.set(part, index * 32))
+    return yield* digest.digestHex(Digest.sha256, joined)
+  })
+
+/** The exact bytes a snapshot is written as: its JSON, keys in schema order. */
 export const serialize = (snapshot: Snapshot | Omit<Snapshot, "contentHash">): string => JSON.stringify(snapshot)
 
-export const assemble = (parts: SnapshotParts): Effect.Effect<Snapshot, never, Digest.Digest> => {
-  const fields = body(parts)
-  return Effect.map(sha256Text(serialize(fields)), (contentHash) => ({ ...fields, contentHash }))
-}
+export const assemble = (input: AssemblyInput, cache: ScanCache): Effect.Effect<Snapshot, never, Digest.Digest> =>
+  Effect.gen(function*() {
+    const canonical = body(input, cache)
+    const snapshot: Snapshot = { ...canonical.fields, contentHash: yield* contentHash(canonical, cache) }
+    // The next scan offered this snapshot finds its units here instead of regrouping 100,000 relations.
+    const byId = new Map<string, { readonly entity: Entity; readonly relations: ReadonlyArray<Relation> }>()
+    snapshot.entities.forEach((entity, index) => byId.set(entity.id, { entity, relations: canonical.groups[index]! }))
+    cache.table<Snapshot, PreviousUnits>("units").set(snapshot, byId)
+    return snapshot
+  })

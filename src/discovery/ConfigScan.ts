@@ -13,6 +13,7 @@ import { decodeText, isBinary, readContent } from "./FileContent.ts"
 import { BINARY_NOTE, notesToCoverage } from "./ModuleScan.ts"
 import type { Manifest } from "./Packages.ts"
 import { runAnalyzer } from "./Registry.ts"
+import type { ScanCache } from "./ScanCache.ts"
 import type { ListedFile } from "./Walk.ts"
 
 export interface ConfigScan {
@@ -23,12 +24,13 @@ export interface ConfigScan {
 
 export const scanConfigFiles = (
   files: ReadonlyArray<{ readonly file: ListedFile; readonly analyzer: Analyzer }>,
-  concurrency: number
+  concurrency: number,
+  cache: ScanCache
 ): Effect.Effect<ConfigScan, DiscoveryError, SourceTree | Digest.Digest> =>
   Effect.gen(function*() {
     const results = yield* Effect.forEach(files, ({ analyzer, file }) =>
-      Effect.map(readContent(file, false, undefined, undefined), (content) => {
-        const bytes = content.bytes!
+      Effect.map(readContent(file, false, cache), (content) => {
+        const bytes = content.bytes
         if (isBinary(bytes)) return { file, analyzer, hash: content.hash, facts: undefined, notes: [BINARY_NOTE] }
         const analysis = runAnalyzer(analyzer, file.path, decodeText(bytes))
         return { file, analyzer, hash: content.hash, facts: analysis.facts, notes: analysis.notes }

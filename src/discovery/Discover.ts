@@ -1,38 +1,42 @@
 /**
  * The discover dataflow: list the tree, read the manifests and tsconfigs that define the module
- * universe, stream modules and then documents through their analyzers with bounded concurrency
- * (each one reused from the previous snapshot where reuse cannot change the answer), and assemble
- * one deterministic snapshot. Progress is reported after every file.
+ * universe, then stream modules through their analyzer with bounded concurrency while documents are
+ * read and parsed alongside, resolve documents once every module's exports are known, and assemble
+ * one deterministic snapshot. A file is reused from the previous snapshot wherever reuse cannot
+ * change the answer. Progress is reported after every file.
  */
 import { Effect, Option, Queue, Stream } from "effect"
 import type * as Digest from "effect/crypto/Digest"
 import type { DiscoveryError } from "../domain/DiscoveryError.ts"
-import type { Coverage, Entity, Relation, Snapshot } from "../domain/Snapshot.ts"
+import type { Coverage, ModuleEntity, Snapshot } from "../domain/Snapshot.ts"
 import { SourceTree } from "../ports/SourceTree.ts"
-import { areaGraph, areaPaths } from "./Areas.ts"
+import { AnalyzerPool } from "./AnalyzerPool.ts"
+import { areaPaths, areaUnits } from "./Areas.ts"
+import type { Unit } from "./Assemble.ts"
 import { assemble } from "./Assemble.ts"
 import { compareStrings } from "./Canonical.ts"
 import { resolveCompilerOptions } from "./CompilerOptions.ts"
 import { scanConfigFiles } from "./ConfigScan.ts"
 import * as DiscoveryConfig from "./DiscoveryConfig.ts"
 import { makeDocumentResolver } from "./DocumentResolution.ts"
-import type { DocumentResolution, ResolutionContext } from "./DocumentResolution.ts"
-import { scanDocument } from "./DocumentScan.ts"
-import type { Analyzer, DocumentReference } from "./FileAnalysis.ts"
-import { moduleUniverseKey, resolutionKey, symbolTable, workspacePackage } from "./Fingerprints.ts"
-import type { HashCache } from "./HashCache.ts"
+import type { DocumentResolution } from "./DocumentResolution.ts"
+import type { PreparedDocument } from "./DocumentScan.ts"
+import { analysedDocument, ANALYZER_ID, prepareDocument, readDocument, reuseDocument } from "./DocumentScan.ts"
+import type { Analysis, Analyzer, DocumentReference } from "./FileAnalysis.ts"
+import type { Keys } from "./Fingerprints.ts"
+import { declaredNames, keysOfSnapshot, moduleUniverseKey, resolutionKey, symbolTable, workspacePackage } from "./Fingerprints.ts"
 import { sha256Text } from "./Hashing.ts"
 import type { ModuleUniverse } from "./ModuleResolution.ts"
 import { makeResolver } from "./ModuleResolution.ts"
-import { notesToCoverage, scanModule } from "./ModuleScan.ts"
-import type { FileOutcome } from "./ModuleScan.ts"
+import type { FileOutcome, ModuleScanContext } from "./ModuleScan.ts"
+import { notesToCoverage, reuseModuleUnread, scanModule } from "./ModuleScan.ts"
 import { makeIndex } from "./NearMiss.ts"
-import type { NearMissIndex } from "./NearMiss.ts"
-import { containsRelations, dependencyRelations, packageEntities } from "./Packages.ts"
+import { packageEntities, packageUnits } from "./Packages.ts"
 import { basename, extname } from "./Paths.ts"
 import type { Completed, DiscoveryEvent, Phase, Progress } from "./Progress.ts"
 import * as Registry from "./Registry.ts"
 import * as Reuse from "./Reuse.ts"
+import * as ScanCache from "./ScanCache.ts"
 import type { ListedFile } from "./Walk.ts"
 import { walk } from "./Walk.ts"
 
@@ -43,9 +47,8 @@ export interface DiscoverInput {
   readonly config?: Partial<DiscoveryConfig.DiscoveryConfig> | undefined
   /** An offer: reused only where reuse cannot change the answer. */
   readonly previous?: Snapshot | undefined
-  /** Lets a long-lived process skip reading files whose stamp it has seen before. */
-  readonly cache?: HashCache | undefined
-  readonly registry?: Registry.Registry | undefined
+  /** Carried across scans by a long-lived process; never changes the snapshot. */
+  readonly cache?: ScanCache.ScanCache | undefined
 }
 
 type Requirements = SourceTree | Digest.Digest
@@ -53,11 +56,6 @@ type Requirements = SourceTree | Digest.Digest
 const lazy = <A>(make: () => A): () => A => {
   let value: A | undefined
   return () => (value ??= make())
-}
-
-const lazyNearMiss = (candidates: () => ReadonlyArray<string>): NearMissIndex => {
-  const index = lazy(() => makeIndex(candidates()))
-  return { above: (query) => index().above(query), match: (query) => index().match(query) }
 }
 
 const unanalysedNote = (counts: ReadonlyMap<string, number>): Coverage => {
@@ -79,35 +77,64 @@ interface RunCounts {
 }
 
 /** The one coverage entry that describes the run rather than the repository. */
-const runNote = (
-  offer: Reuse.Offer,
-  counts: RunCounts,
-  moduleUniverseUnchanged: boolean,
-  resolutionUnchanged: boolean
-): Coverage => {
+const runNote = (offer: Reuse.Offer, counts: RunCounts, moduleUnchanged: boolean, resolutionUnchanged: boolean): Coverage => {
   const entry = (status: Coverage["status"], reason: string): Coverage => ({
     analyzer: "repository",
     scope: "reused-entities",
     status,
     reason
   })
-  if (offer._tag === "None") {
-    return entry("not-applicable", `no previous snapshot offered; parsed ${counts.parsed} of ${counts.analysed} files`)
-  }
-  if (offer._tag === "Refused") {
-    return entry("partial", `previous snapshot refused: ${offer.reason}; parsed ${counts.parsed} of ${counts.analysed} files`)
-  }
-  const reused = counts.reusedModules + counts.reusedDocuments
+  const parsed = `parsed ${counts.parsed} of ${counts.analysed} files`
+  if (offer._tag === "None") return entry("not-applicable", `no previous snapshot offered; ${parsed}`)
+  if (offer._tag === "Refused") return entry("partial", `previous snapshot refused: ${offer.reason}; ${parsed}`)
   const why: Array<string> = []
-  if (!moduleUniverseUnchanged) {
+  if (!moduleUnchanged) {
     why.push(`the module universe changed, so the imports of ${counts.reusedModules} reused modules were re-resolved`)
   }
   if (!resolutionUnchanged) why.push("the resolution universe changed, so no document was reused")
   return entry(
     why.length === 0 ? "complete" : "partial",
-    `reused ${reused} entities (${counts.reusedModules} modules, ${counts.reusedDocuments} documents) and parsed ${counts.parsed} of ${counts.analysed} files` +
+    `reused ${counts.reusedModules + counts.reusedDocuments} entities (${counts.reusedModules} modules, ` +
+      `${counts.reusedDocuments} documents) and ${parsed}` +
       (why.length === 0 ? "; nothing reusable was refused" : `; ${why.join("; ")}`)
   )
+}
+
+/** Splits the listing by analyzer, reporting files no analyzer takes and files over the size limit. */
+const partition = (files: ReadonlyArray<ListedFile>, config: DiscoveryConfig.DiscoveryConfig) => {
+  const modules: Array<ListedFile> = []
+  const documents: Array<ListedFile> = []
+  const configFiles: Array<{ file: ListedFile; analyzer: Analyzer }> = []
+  const coverage: Array<Coverage> = []
+  const unanalysed = new Map<string, number>()
+  let moduleAnalyzer: Analyzer | undefined
+  for (const file of files) {
+    const analyzer = Registry.standard.analyzerFor(file.path)
+    if (analyzer === undefined) {
+      const extension = extname(file.path) || basename(file.path)
+      unanalysed.set(extension, (unanalysed.get(extension) ?? 0) + 1)
+      continue
+    }
+    if (file.size > config.maxFileBytes) {
+      coverage.push({
+        analyzer: analyzer.id,
+        scope: file.path,
+        status: "skipped-size",
+        reason: `${file.size} bytes, over config.maxFileBytes (${config.maxFileBytes}); not read`
+      })
+      continue
+    }
+    if (analyzer.id === "typescript") {
+      moduleAnalyzer = analyzer
+      modules.push(file)
+    } else if (analyzer.id === ANALYZER_ID) {
+      documents.push(file)
+    } else {
+      configFiles.push({ file, analyzer })
+    }
+  }
+  if (unanalysed.size > 0) coverage.push(unanalysedNote(unanalysed))
+  return { modules, documents, configFiles, coverage, moduleAnalyzer }
 }
 
 export const discoverWith = (
@@ -116,68 +143,34 @@ export const discoverWith = (
 ): Effect.Effect<Snapshot, DiscoveryError, Requirements> =>
   Effect.gen(function*() {
     const config = yield* DiscoveryConfig.make(input.config)
-    const registry = input.registry ?? Registry.standard
+    const cache = input.cache ?? ScanCache.make()
+    const pool = yield* AnalyzerPool
     const configurationHash = yield* sha256Text(DiscoveryConfig.hashedFields(config))
+    const keysTable = cache.table<Snapshot, Keys>("keys")
     const offer = Reuse.offer(input.previous, {
       pipelineVersion: PIPELINE_VERSION,
-      analyzerVersions: registry.versions,
+      analyzerVersions: Registry.standard.versions,
       configurationHash
-    })
+    }, (snapshot) => ScanCache.memo(keysTable, snapshot, keysOfSnapshot), input.previous && cache.table<Snapshot, Reuse.PreviousUnits>("units").get(input.previous))
     const previous = offer._tag === "Accepted" ? offer.index : undefined
     const counts = { seen: 0, done: 0, total: 0, parsed: 0, reused: 0, reusedModules: 0, reusedDocuments: 0 }
     const progress = (phase: Phase): Effect.Effect<void> =>
       report({ _tag: "Progress", phase, seen: counts.seen, done: counts.done, total: counts.total, parsed: counts.parsed, reused: counts.reused })
-    const tally = <E>(phase: Phase, outcome: FileOutcome<E>): Effect.Effect<void> => {
+    const tally = (outcome: FileOutcome): void => {
       counts.done++
       if (outcome.parsed) counts.parsed++
       if (outcome.reused) counts.reused++
-      return progress(phase)
     }
 
     yield* progress("listing")
     const listing = yield* walk(config)
     counts.seen = listing.files.length
-    const coverage: Array<Coverage> = [...listing.coverage]
-    const modules: Array<ListedFile> = []
-    const documents: Array<ListedFile> = []
-    const configFiles: Array<{ file: ListedFile; analyzer: Analyzer }> = []
-    const unanalysed = new Map<string, number>()
-    let moduleAnalyzer: Analyzer | undefined
-    let documentAnalyzer: Analyzer | undefined
-    for (const file of listing.files) {
-      const analyzer = registry.analyzerFor(file.path)
-      const kind = analyzer === undefined || !["typescript", "markdown", "manifest", "tsconfig"].includes(analyzer.id)
-        ? undefined
-        : analyzer
-      if (kind === undefined) {
-        const extension = extname(file.path) || basename(file.path)
-        unanalysed.set(extension, (unanalysed.get(extension) ?? 0) + 1)
-        continue
-      }
-      if (file.size > config.maxFileBytes) {
-        coverage.push({
-          analyzer: kind.id,
-          scope: file.path,
-          status: "skipped-size",
-          reason: `${file.size} bytes, over config.maxFileBytes (${config.maxFileBytes}); not read`
-        })
-        continue
-      }
-      if (kind.id === "typescript") {
-        moduleAnalyzer = kind
-        modules.push(file)
-      } else if (kind.id === "markdown") {
-        documentAnalyzer = kind
-        documents.push(file)
-      } else {
-        configFiles.push({ file, analyzer: kind })
-      }
-    }
-    if (unanalysed.size > 0) coverage.push(unanalysedNote(unanalysed))
+    const { configFiles, documents, moduleAnalyzer, modules, ...split } = partition(listing.files, config)
+    const coverage: Array<Coverage> = [...listing.coverage, ...split.coverage]
     counts.total = modules.length + documents.length + configFiles.length
 
     yield* progress("configuration")
-    const configScan = yield* scanConfigFiles(configFiles, config.concurrency)
+    const configScan = yield* scanConfigFiles(configFiles, config.concurrency, cache)
     counts.done += configFiles.length
     counts.parsed += configFiles.length
     coverage.push(...configScan.coverage)
@@ -190,32 +183,52 @@ export const discoverWith = (
       compilerOptions: options.options
     }
     const moduleKey = moduleUniverseKey(universe)
-    const moduleUniverseUnchanged = previous !== undefined && previous.moduleKey === moduleKey
-    const resolver = makeResolver(universe)
+    const moduleUnchanged = previous !== undefined && previous.moduleKey === moduleKey
 
+    // Modules: units the cache vouches for need no I/O; the rest stream through read and parse.
     yield* progress("modules")
-    const moduleOutcomes = moduleAnalyzer === undefined ? [] : yield* Stream.fromIterable(modules).pipe(
-      Stream.mapEffect((file) =>
-        scanModule(file, {
-          analyzer: moduleAnalyzer!,
-          resolve: resolver,
-          previous,
-          universeUnchanged: moduleUniverseUnchanged,
-          cache: input.cache
-        }), { concurrency: config.concurrency }),
+    const moduleContext: ModuleScanContext | undefined = moduleAnalyzer && {
+      analyzer: moduleAnalyzer,
+      resolve: makeResolver(universe),
+      previous,
+      universeUnchanged: moduleUnchanged,
+      cache
+    }
+    const moduleOutcomes: Array<FileOutcome> = []
+    const pendingModules: Array<ListedFile> = []
+    for (const file of modules) {
+      const outcome = reuseModuleUnread(file, moduleContext!)
+      if (outcome === undefined) pendingModules.push(file)
+      else moduleOutcomes.push(outcome)
+    }
+    for (const outcome of moduleOutcomes) tally(outcome)
+    const modulesPhase = Stream.fromIterable(pendingModules).pipe(
+      Stream.mapEffect((file) => scanModule(file, moduleContext!), { concurrency: config.concurrency }),
       Stream.tap((outcome) => {
-        if (outcome.reused) counts.reusedModules++
-        return tally("modules", outcome)
+        moduleOutcomes.push(outcome)
+        tally(outcome)
+        return progress("modules")
       }),
-      Stream.runCollect
+      Stream.runDrain
     )
+    // Documents are read, and parsed where no reuse is possible, while modules are analysed.
+    const documentsPhase = Effect.gen(function*() {
+      const prepared = yield* Effect.forEach(documents, (file) => prepareDocument(file, previous, cache), {
+        concurrency: config.concurrency
+      })
+      const early = prepared.filter((p) => p.prior === undefined && p.text !== undefined)
+      const analyses = yield* pool.analyzeAll(ANALYZER_ID, early.map((p) => ({ path: p.file.path, text: p.text! })))
+      return { prepared, analysed: new Map<string, Analysis>(early.map((p, i) => [p.file.path, analyses[i]!])) }
+    })
+    const [, documentWork] = yield* Effect.all([modulesPhase, documentsPhase], { concurrency: 2 })
 
-    const moduleEntities = moduleOutcomes.map((outcome) => outcome.entity)
-    const symbols = symbolTable(moduleEntities)
+    const moduleEntities = moduleOutcomes.map((outcome) => outcome.unit.entity as ModuleEntity)
     const areas = areaPaths(universe.modules, config.areaDepth)
     const documentPaths = documents.map((file) => file.path)
-    const resolutionUnchanged = previous !== undefined &&
-      previous.resolutionKey === resolutionKey(moduleKey, documentPaths, areas, symbols)
+    const declaredTable = cache.table<ModuleEntity, string>("declared-names")
+    const currentResolutionKey = resolutionKey(moduleKey, documentPaths, areas, moduleEntities, (module) =>
+      ScanCache.memo(declaredTable, module, (m) => declaredNames(m).join(",")))
+    const resolutionUnchanged = previous !== undefined && previous.resolutionKey === currentResolutionKey
     const documentResolver = lazy(() => {
       const byStem = new Map<string, Array<string>>()
       for (const path of [...documentPaths].sort(compareStrings)) {
@@ -224,70 +237,82 @@ export const discoverWith = (
         if (list === undefined) byStem.set(stem, [path])
         else list.push(path)
       }
-      const context: ResolutionContext = {
+      const nearMiss = lazy(() => makeIndex([...universe.modules, ...documentPaths, ...areas]))
+      return makeDocumentResolver({
         modules: universe.modules,
         documents: new Set(documentPaths),
         areas,
-        packages: new Map(
-          packages.filter((p) => p.name !== null && p.id === `package:${p.name}`).map((p) => [p.name!, p.id])
-        ),
-        symbols,
+        packages: new Map(packages.filter((p) => p.name !== null && p.id === `package:${p.name}`).map((p) => [p.name!, p.id])),
+        symbols: symbolTable(moduleEntities),
         documentsByStem: byStem,
-        nearMiss: lazyNearMiss(() => [...universe.modules, ...documentPaths, ...areas])
-      }
-      return makeDocumentResolver(context)
+        nearMiss: { above: (query) => nearMiss().above(query), match: (query) => nearMiss().match(query) }
+      })
     })
     const resolveDocument = (path: string, references: ReadonlyArray<DocumentReference>): DocumentResolution =>
       documentResolver()(path, references)
 
+    // Documents whose hash matched wait for the resolution universe: reused if it held, else parsed.
     yield* progress("documents")
-    const documentOutcomes = documentAnalyzer === undefined ? [] : yield* Stream.fromIterable(documents).pipe(
-      Stream.mapEffect((file) =>
-        scanDocument(file, {
-          analyzer: documentAnalyzer!,
-          resolve: resolveDocument,
-          previous,
-          universeUnchanged: resolutionUnchanged,
-          cache: input.cache
-        }), { concurrency: config.concurrency }),
-      Stream.tap((outcome) => {
-        if (outcome.reused) counts.reusedDocuments++
-        return tally("documents", outcome)
-      }),
-      Stream.runCollect
-    )
+    const late: Array<PreparedDocument> = []
+    for (const prepared of documentWork.prepared) {
+      if (prepared.prior !== undefined && !resolutionUnchanged) {
+        late.push(prepared.text === undefined && !prepared.binary ? yield* readDocument(prepared.file, undefined, cache) : prepared)
+      }
+    }
+    const lateText = late.filter((p) => p.text !== undefined)
+    const lateAnalyses = yield* pool.analyzeAll(ANALYZER_ID, lateText.map((p) => ({ path: p.file.path, text: p.text! })))
+    lateText.forEach((p, i) => documentWork.analysed.set(p.file.path, lateAnalyses[i]!))
+    const documentOutcomes: Array<FileOutcome> = []
+    for (const prepared of documentWork.prepared) {
+      const outcome = prepared.prior !== undefined && resolutionUnchanged
+        ? reuseDocument(prepared.prior, previous!)
+        : analysedDocument(prepared, prepared.binary ? undefined : documentWork.analysed.get(prepared.file.path), resolveDocument)
+      documentOutcomes.push(outcome)
+      tally(outcome)
+    }
+    counts.reusedModules = moduleOutcomes.filter((o) => o.reused).length
+    counts.reusedDocuments = documentOutcomes.filter((o) => o.reused).length
 
     yield* progress("assembling")
-    const area = areaGraph(universe.modules, config.areaDepth)
-    const entities: Array<Entity> = [...moduleEntities, ...packages, ...area.entities]
-    const relations: Array<Relation> = [
-      ...dependencyRelations(configScan.manifests, packages),
-      ...containsRelations(packages, universe.modules),
-      ...area.relations
-    ]
-    for (const outcome of [...moduleOutcomes, ...documentOutcomes]) {
-      relations.push(...outcome.relations)
-      coverage.push(...outcome.coverage)
+    const structural = (id: string): Unit | undefined => {
+      const prior = previous?.entity(id)
+      return prior === undefined ? undefined : { entity: prior, relations: previous!.relationsFrom(id), coverage: [] }
     }
-    for (const outcome of documentOutcomes) entities.push(outcome.entity)
+    // Areas depend on module paths alone; a package on its manifest and the module universe.
+    const areaList = moduleUnchanged
+      ? [...areas].map((path) => structural(`area:${path}`)!)
+      : areaUnits(universe.modules, config.areaDepth)
+    const packageList = packageUnits(configScan.manifests, packages, universe.modules).map((unit) => {
+      const prior = moduleUnchanged ? structural(unit.entity.id) : undefined
+      return prior !== undefined && Reuse.hashOf(prior.entity) === Reuse.hashOf(unit.entity) ? prior : unit
+    })
     coverage.push(runNote(offer, {
       analysed: counts.total,
       parsed: counts.parsed,
       reusedModules: counts.reusedModules,
       reusedDocuments: counts.reusedDocuments
-    }, moduleUniverseUnchanged, resolutionUnchanged))
+    }, moduleUnchanged, resolutionUnchanged))
     const tree = yield* SourceTree
     const revision = yield* tree.revision
-    return yield* assemble({
-      pipelineVersion: PIPELINE_VERSION,
-      analyzerVersions: registry.versions,
-      configurationHash,
-      sourceRevision: Option.getOrNull(revision),
-      compilerOptions: options.options,
-      entities,
-      relations,
+    const snapshot = yield* assemble({
+      header: {
+        pipelineVersion: PIPELINE_VERSION,
+        analyzerVersions: Registry.standard.versions,
+        configurationHash,
+        sourceRevision: Option.getOrNull(revision),
+        compilerOptions: options.options
+      },
+      units: [
+        ...moduleOutcomes.map((o) => o.unit),
+        ...documentOutcomes.map((o) => o.unit),
+        ...packageList,
+        ...areaList
+      ],
       coverage
-    })
+    }, cache)
+    // This scan's fingerprints are exactly what `keysOfSnapshot` would derive from its snapshot.
+    keysTable.set(snapshot, { moduleKey, resolutionKey: currentResolutionKey })
+    return snapshot
   })
 
 /** The snapshot of the tree the `SourceTree` in context holds. */

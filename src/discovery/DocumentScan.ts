@@ -1,7 +1,9 @@
 /**
- * One document's contribution to the snapshot: reused whole from the previous snapshot when its hash
- * matches and the resolution universe is unchanged, otherwise read, parsed and resolved. A document's
- * hash is taken after a leading byte-order mark is stripped: a mark is not content.
+ * One document's unit, in two steps. `prepareDocument` reads it (unless the cache vouches it is
+ * unchanged) while modules are still being analysed; once the resolution universe is known, a
+ * document whose hash matches the previous snapshot is reused whole if that universe is unchanged,
+ * and every other document is parsed (possibly off the main thread) and resolved.
+ * A document's hash is taken after a leading byte-order mark is stripped: a mark is not content.
  */
 import { Effect } from "effect"
 import type * as Digest from "effect/crypto/Digest"
@@ -9,81 +11,100 @@ import type { DiscoveryError } from "../domain/DiscoveryError.ts"
 import type { DocumentEntity } from "../domain/Snapshot.ts"
 import type { SourceTree } from "../ports/SourceTree.ts"
 import type { DocumentResolution } from "./DocumentResolution.ts"
-import type { Analyzer, DocumentReference } from "./FileAnalysis.ts"
+import type { Analysis, DocumentReference } from "./FileAnalysis.ts"
 import { decodeText, isBinary, readContent } from "./FileContent.ts"
-import type { HashCache } from "./HashCache.ts"
 import type { FileOutcome } from "./ModuleScan.ts"
 import { BINARY_NOTE, notesToCoverage } from "./ModuleScan.ts"
 import { basename } from "./Paths.ts"
-import { runAnalyzer } from "./Registry.ts"
 import type { PreviousIndex } from "./Reuse.ts"
 import { hashOf } from "./Reuse.ts"
+import type { ScanCache } from "./ScanCache.ts"
 import type { ListedFile } from "./Walk.ts"
 
-export interface DocumentScanContext {
-  readonly analyzer: Analyzer
-  readonly resolve: (path: string, references: ReadonlyArray<DocumentReference>) => DocumentResolution
-  readonly previous: PreviousIndex | undefined
-  /** The resolution universe equals the previous snapshot's: its documents stand as they are. */
-  readonly universeUnchanged: boolean
-  readonly cache: HashCache | undefined
+export const ANALYZER_ID = "markdown"
+
+export interface PreparedDocument {
+  readonly file: ListedFile
+  readonly hash: string
+  /** The previous snapshot's entity, present only when its hash equals `hash`. */
+  readonly prior: DocumentEntity | undefined
+  /** The text, unless the file was not read (the cache vouched for it) or is binary. */
+  readonly text: string | undefined
+  readonly binary: boolean
 }
 
-export const scanDocument = (
+const priorDocument = (file: ListedFile, previous: PreviousIndex | undefined): DocumentEntity | undefined => {
+  const prior = previous?.entity(`document:${file.path}`)
+  return prior?.kind === "document" ? prior : undefined
+}
+
+export const readDocument = (
   file: ListedFile,
-  context: DocumentScanContext
-): Effect.Effect<FileOutcome<DocumentEntity>, DiscoveryError, SourceTree | Digest.Digest> =>
-  Effect.gen(function*() {
-    const id = `document:${file.path}`
-    const prior = context.universeUnchanged ? context.previous?.entity(id) : undefined
-    const priorDocument = prior?.kind === "document" ? prior : undefined
-    const content = yield* readContent(file, true, hashOf(priorDocument), context.cache)
-    if (priorDocument !== undefined && content.hash === hashOf(priorDocument)) {
-      const previous = context.previous!
-      return {
-        entity: priorDocument,
-        relations: previous.relationsFrom(id),
-        coverage: previous.coverageOf(file.path, context.analyzer.id),
-        parsed: false,
-        reused: true
-      }
-    }
-    const bytes = content.bytes!
-    const empty: DocumentEntity = {
-      id,
-      kind: "document",
-      path: file.path,
-      evidence: [{ path: file.path, contentHash: content.hash }],
-      title: basename(file.path).replace(/\.[^.]+$/, ""),
-      headings: [],
-      summary: "",
-      wordCount: 0,
-      frontmatter: {},
-      generatedRegions: [],
-      evidenceTruncated: false
-    }
-    if (isBinary(bytes)) {
-      return {
-        entity: empty,
-        relations: [],
-        coverage: notesToCoverage(context.analyzer.id, file.path, [BINARY_NOTE]),
-        parsed: false,
-        reused: false
-      }
-    }
-    const analysis = runAnalyzer(context.analyzer, file.path, decodeText(bytes))
-    const facts = analysis.facts?._tag === "document" ? analysis.facts : undefined
-    if (facts === undefined) {
-      return {
-        entity: empty,
-        relations: [],
-        coverage: notesToCoverage(context.analyzer.id, file.path, analysis.notes),
-        parsed: true,
-        reused: false
-      }
-    }
-    const resolution = context.resolve(file.path, facts.references)
+  previous: PreviousIndex | undefined,
+  cache: ScanCache
+): Effect.Effect<PreparedDocument, DiscoveryError, SourceTree | Digest.Digest> =>
+  Effect.map(readContent(file, true, cache), (content) => {
+    const prior = priorDocument(file, previous)
+    const binary = isBinary(content.bytes)
     return {
+      file,
+      hash: content.hash,
+      prior: prior !== undefined && hashOf(prior) === content.hash ? prior : undefined,
+      text: binary ? undefined : decodeText(content.bytes),
+      binary
+    }
+  })
+
+/** Reads a document unless the cache vouches that it still has the hash the previous snapshot has. */
+export const prepareDocument = (
+  file: ListedFile,
+  previous: PreviousIndex | undefined,
+  cache: ScanCache
+): Effect.Effect<PreparedDocument, DiscoveryError, SourceTree | Digest.Digest> => {
+  const prior = priorDocument(file, previous)
+  const hash = hashOf(prior)
+  return prior !== undefined && hash !== undefined && cache.hashOf(file.path, file.stamp) === hash
+    ? Effect.succeed({ file, hash, prior, text: undefined, binary: false })
+    : readDocument(file, previous, cache)
+}
+
+/** The previous snapshot's unit for an unchanged document in an unchanged resolution universe. */
+export const reuseDocument = (prior: DocumentEntity, previous: PreviousIndex): FileOutcome => ({
+  unit: { entity: prior, relations: previous.relationsFrom(prior.id), coverage: previous.coverageOf(prior.path, ANALYZER_ID) },
+  parsed: false,
+  reused: true
+})
+
+/** A document's unit from its analysis; `analysis` is undefined for a binary file. */
+export const analysedDocument = (
+  prepared: PreparedDocument,
+  analysis: Analysis | undefined,
+  resolve: (path: string, references: ReadonlyArray<DocumentReference>) => DocumentResolution
+): FileOutcome => {
+  const { file } = prepared
+  const empty: DocumentEntity = {
+    id: `document:${file.path}`,
+    kind: "document",
+    path: file.path,
+    evidence: [{ path: file.path, contentHash: prepared.hash }],
+    title: basename(file.path).replace(/\.[^.]+$/, ""),
+    headings: [],
+    summary: "",
+    wordCount: 0,
+    frontmatter: {},
+    generatedRegions: [],
+    evidenceTruncated: false
+  }
+  if (analysis === undefined) {
+    return { unit: { entity: empty, relations: [], coverage: notesToCoverage(ANALYZER_ID, file.path, [BINARY_NOTE]) }, parsed: false, reused: false }
+  }
+  const facts = analysis.facts?._tag === "document" ? analysis.facts : undefined
+  if (facts === undefined) {
+    return { unit: { entity: empty, relations: [], coverage: notesToCoverage(ANALYZER_ID, file.path, analysis.notes) }, parsed: true, reused: false }
+  }
+  const resolution = resolve(file.path, facts.references)
+  return {
+    unit: {
       entity: {
         ...empty,
         title: facts.title,
@@ -95,8 +116,9 @@ export const scanDocument = (
         evidenceTruncated: resolution.evidenceTruncated
       },
       relations: resolution.relations,
-      coverage: notesToCoverage(context.analyzer.id, file.path, [...analysis.notes, ...resolution.notes]),
-      parsed: true,
-      reused: false
-    }
-  })
+      coverage: notesToCoverage(ANALYZER_ID, file.path, [...analysis.notes, ...resolution.notes])
+    },
+    parsed: true,
+    reused: false
+  }
+}

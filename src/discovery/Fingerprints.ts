@@ -1,13 +1,15 @@
 /**
- * The two universes a relation depends on, fingerprinted. Both are derived (from the scan in
- * progress, or from a previous snapshot) and never stored: a stored fingerprint could be stale.
+ * The two universes a relation depends on, as canonical strings compared for equality. Both are
+ * derived (from the scan in progress, or from a previous snapshot) and never stored: a stored
+ * fingerprint could be stale.
  *
  * - Module universe: module paths, packages (ids, names, directories, entry points), and the
  *   module-resolution compiler options. Equal universes resolve every import specifier alike.
- * - Resolution universe: the module universe plus document paths, area paths and which modules
- *   declare each exported name. Equal universes resolve every document reference alike.
+ * - Resolution universe: the module universe plus document paths, area paths and the names each
+ *   module declares (which fixes which modules declare each exported name). Equal universes
+ *   resolve every document reference alike.
  */
-import type { CompilerOptions, Entity, ModuleEntity, PackageEntity, Snapshot } from "../domain/Snapshot.ts"
+import type { CompilerOptions, ModuleEntity, PackageEntity, Snapshot } from "../domain/Snapshot.ts"
 import { compareStrings } from "./Canonical.ts"
 import type { ModuleUniverse, WorkspacePackage } from "./ModuleResolution.ts"
 
@@ -31,52 +33,56 @@ export const moduleUniverseKey = (universe: ModuleUniverse): string =>
       .map((o: CompilerOptions) => [o.path, o.baseUrl, o.paths.map((m) => [m.pattern, m.targets])])
   ])
 
-/** Exported name to the modules that declare it (re-exports excluded), modules sorted. */
+/** Names a module declares and exports (not re-exports, not `default`), in its export order. */
+export const declaredNames = (module: ModuleEntity): Array<string> =>
+  module.exports.filter((symbol) => symbol.declared && symbol.name !== "default").map((symbol) => symbol.name)
+
+/** Exported name to the modules that declare it, modules sorted. */
 export const symbolTable = (modules: Iterable<ModuleEntity>): Map<string, Array<string>> => {
   const table = new Map<string, Array<string>>()
   for (const module of modules) {
-    for (const symbol of module.exports) {
-      if (!symbol.declared || symbol.name === "default") continue
-      const declarers = table.get(symbol.name)
-      if (declarers === undefined) table.set(symbol.name, [module.path])
-      else if (!declarers.includes(module.path)) declarers.push(module.path)
+    for (const name of new Set(declaredNames(module))) {
+      const declarers = table.get(name)
+      if (declarers === undefined) table.set(name, [module.path])
+      else declarers.push(module.path)
     }
   }
   for (const declarers of table.values()) declarers.sort(compareStrings)
   return table
 }
 
+/** `declared` gives each module's declared names as one string (a memo may stand behind it). */
 export const resolutionKey = (
   moduleKey: string,
   documents: Iterable<string>,
   areas: Iterable<string>,
-  symbols: ReadonlyMap<string, ReadonlyArray<string>>
-): string =>
-  JSON.stringify([
-    moduleKey,
-    sorted(documents),
-    sorted(areas),
-    sorted(symbols.keys()).map((name) => [name, symbols.get(name)])
-  ])
+  modules: ReadonlyArray<ModuleEntity>,
+  declared: (module: ModuleEntity) => string = (module) => declaredNames(module).join(",")
+): string => {
+  const byPath = [...modules].sort((a, b) => compareStrings(a.path, b.path))
+  return JSON.stringify([moduleKey, sorted(documents), sorted(areas), byPath.map((m) => `${m.path}:${declared(m)}`)])
+}
 
-const ofKind = <K extends Entity["kind"]>(snapshot: Snapshot, kind: K): Array<Extract<Entity, { kind: K }>> =>
-  snapshot.entities.filter((entity): entity is Extract<Entity, { kind: K }> => entity.kind === kind)
+export interface Keys {
+  readonly moduleKey: string
+  readonly resolutionKey: string
+}
 
-/** Both keys as the previous snapshot implies them. */
-export const keysOfSnapshot = (snapshot: Snapshot): { moduleKey: string; resolutionKey: string } => {
-  const modules = ofKind(snapshot, "module")
+/** Both keys as a snapshot implies them. */
+export const keysOfSnapshot = (snapshot: Snapshot): Keys => {
+  const modules = snapshot.entities.filter((e): e is ModuleEntity => e.kind === "module")
   const moduleKey = moduleUniverseKey({
     modules: new Set(modules.map((m) => m.path)),
-    packages: ofKind(snapshot, "package").map(workspacePackage),
+    packages: snapshot.entities.filter((e): e is PackageEntity => e.kind === "package").map(workspacePackage),
     compilerOptions: snapshot.compilerOptions
   })
   return {
     moduleKey,
     resolutionKey: resolutionKey(
       moduleKey,
-      ofKind(snapshot, "document").map((d) => d.path),
-      ofKind(snapshot, "area").map((a) => a.path),
-      symbolTable(modules)
+      snapshot.entities.filter((e) => e.kind === "document").map((d) => d.path),
+      snapshot.entities.filter((e) => e.kind === "area").map((a) => a.path),
+      modules
     )
   }
 }

@@ -106,7 +106,7 @@ export const makeResolver = (universe: ModuleUniverse): Resolver => {
     return found === undefined ? workspace.id : `module:${found}`
   }
 
-  return (from, specifier) => {
+  const resolveUncached = (from: string, specifier: string): string => {
     if (isRelative(specifier)) {
       const base = resolve(dirname(from), specifier)
       const found = base === undefined ? undefined : findModule(base)
@@ -132,5 +132,20 @@ export const makeResolver = (universe: ModuleUniverse): Resolver => {
     const workspace = byName.get(name)
     if (workspace !== undefined) return workspaceTarget(workspace, specifier)
     return `external:${name}`
+  }
+
+  // A relative specifier depends on the importing directory, any other only on the governing
+  // tsconfig: modules share answers, and a bare name is resolved once per config.
+  const memo = new Map<string, string>()
+  return (from, specifier) => {
+    const key = isRelative(specifier)
+      ? `${dirname(from)}\u0000${specifier}`
+      : `\u0001${configFor(from)?.path ?? ""}\u0000${specifier}`
+    let endpoint = memo.get(key)
+    if (endpoint === undefined) {
+      endpoint = resolveUncached(from, specifier)
+      memo.set(key, endpoint)
+    }
+    return endpoint
   }
 }

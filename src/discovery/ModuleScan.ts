@@ -1,28 +1,27 @@
 /**
- * One module file's contribution to the snapshot: reused from the previous snapshot when its hash
- * matches (relations as they were when the module universe is unchanged, re-resolved from their
- * recorded specifiers when it is not), otherwise read, parsed and resolved.
+ * One module file's unit: reused from the previous snapshot when its hash matches (relations as they
+ * were when the module universe is unchanged, re-resolved from their recorded specifiers when it is
+ * not), otherwise read, parsed and resolved.
  */
 import { Effect } from "effect"
 import type * as Digest from "effect/crypto/Digest"
 import type { DiscoveryError } from "../domain/DiscoveryError.ts"
-import type { Coverage, ModuleEntity, Relation } from "../domain/Snapshot.ts"
+import type { Coverage, ModuleEntity } from "../domain/Snapshot.ts"
 import type { SourceTree } from "../ports/SourceTree.ts"
+import type { Unit } from "./Assemble.ts"
 import type { Analyzer, Note } from "./FileAnalysis.ts"
 import { decodeText, isBinary, readContent } from "./FileContent.ts"
-import type { HashCache } from "./HashCache.ts"
 import { MODULE_RELATION_KINDS, moduleRelations, referencesOf } from "./ModuleRelations.ts"
 import type { Resolver } from "./ModuleResolution.ts"
 import { runAnalyzer } from "./Registry.ts"
-import { hashOf } from "./Reuse.ts"
 import type { PreviousIndex } from "./Reuse.ts"
+import { hashOf } from "./Reuse.ts"
+import type { ScanCache } from "./ScanCache.ts"
 import { languageOf } from "./TypeScriptAnalyzer.ts"
 import type { ListedFile } from "./Walk.ts"
 
-export interface FileOutcome<E> {
-  readonly entity: E
-  readonly relations: ReadonlyArray<Relation>
-  readonly coverage: ReadonlyArray<Coverage>
+export interface FileOutcome {
+  readonly unit: Unit
   readonly parsed: boolean
   readonly reused: boolean
 }
@@ -33,7 +32,7 @@ export interface ModuleScanContext {
   readonly previous: PreviousIndex | undefined
   /** The module universe equals the previous snapshot's: its relations stand as they are. */
   readonly universeUnchanged: boolean
-  readonly cache: HashCache | undefined
+  readonly cache: ScanCache
 }
 
 export const notesToCoverage = (analyzer: string, path: string, notes: ReadonlyArray<Note>): Array<Coverage> =>
@@ -41,56 +40,71 @@ export const notesToCoverage = (analyzer: string, path: string, notes: ReadonlyA
 
 export const BINARY_NOTE: Note = { status: "skipped-binary", reason: "binary content (a NUL byte early in the file); not analysed" }
 
+const priorModule = (file: ListedFile, context: ModuleScanContext): ModuleEntity | undefined => {
+  const prior = context.previous?.entity(`module:${file.path}`)
+  return prior?.kind === "module" ? prior : undefined
+}
+
+const reuse = (prior: ModuleEntity, file: ListedFile, context: ModuleScanContext): FileOutcome => {
+  const previous = context.previous!
+  const all = previous.relationsFrom(prior.id)
+  // Keeping the previous array itself lets assembly recognise the unit and skip re-hashing it.
+  const relations = all.every((relation) => MODULE_RELATION_KINDS.has(relation.kind))
+    ? all
+    : all.filter((relation) => MODULE_RELATION_KINDS.has(relation.kind))
+  return {
+    unit: {
+      entity: prior,
+      relations: context.universeUnchanged ? relations : moduleRelations(file.path, referencesOf(relations), context.resolve),
+      coverage: previous.coverageOf(file.path, context.analyzer.id)
+    },
+    parsed: false,
+    reused: true
+  }
+}
+
+/** The unit without any I/O, when the cache vouches that the file still has its previous hash. */
+export const reuseModuleUnread = (file: ListedFile, context: ModuleScanContext): FileOutcome | undefined => {
+  const prior = priorModule(file, context)
+  const hash = hashOf(prior)
+  return prior !== undefined && hash !== undefined && context.cache.hashOf(file.path, file.stamp) === hash
+    ? reuse(prior, file, context)
+    : undefined
+}
+
 export const scanModule = (
   file: ListedFile,
   context: ModuleScanContext
-): Effect.Effect<FileOutcome<ModuleEntity>, DiscoveryError, SourceTree | Digest.Digest> =>
-  Effect.gen(function*() {
-    const id = `module:${file.path}`
-    const prior = context.previous?.entity(id)
-    const priorModule = prior?.kind === "module" ? prior : undefined
-    const content = yield* readContent(file, false, hashOf(priorModule), context.cache)
-    if (priorModule !== undefined && content.hash === hashOf(priorModule)) {
-      const previous = context.previous!
-      const relations = previous.relationsFrom(id).filter((relation) => MODULE_RELATION_KINDS.has(relation.kind))
-      return {
-        entity: priorModule,
-        relations: context.universeUnchanged
-          ? relations
-          : moduleRelations(file.path, referencesOf(relations), context.resolve),
-        coverage: previous.coverageOf(file.path, context.analyzer.id),
-        parsed: false,
-        reused: true
-      }
-    }
-    const bytes = content.bytes!
-    const base = {
-      id,
-      kind: "module" as const,
+): Effect.Effect<FileOutcome, DiscoveryError, SourceTree | Digest.Digest> =>
+  Effect.map(readContent(file, false, context.cache), (content): FileOutcome => {
+    const prior = priorModule(file, context)
+    if (prior !== undefined && content.hash === hashOf(prior)) return reuse(prior, file, context)
+    const entity: ModuleEntity = {
+      id: `module:${file.path}`,
+      kind: "module",
       path: file.path,
       evidence: [{ path: file.path, contentHash: content.hash }],
-      language: languageOf(file.path)
+      language: languageOf(file.path),
+      exports: [],
+      declarations: []
     }
-    if (isBinary(bytes)) {
+    if (isBinary(content.bytes)) {
       return {
-        entity: { ...base, exports: [], declarations: [] },
-        relations: [],
-        coverage: notesToCoverage(context.analyzer.id, file.path, [BINARY_NOTE]),
+        unit: { entity, relations: [], coverage: notesToCoverage(context.analyzer.id, file.path, [BINARY_NOTE]) },
         parsed: false,
         reused: false
       }
     }
-    const analysis = runAnalyzer(context.analyzer, file.path, decodeText(bytes))
+    const analysis = runAnalyzer(context.analyzer, file.path, decodeText(content.bytes))
     const facts = analysis.facts?._tag === "module" ? analysis.facts : undefined
     return {
-      entity: {
-        ...base,
-        language: facts?.language ?? base.language,
-        exports: facts?.exports ?? [],
-        declarations: facts?.declarations ?? []
+      unit: {
+        entity: facts === undefined
+          ? entity
+          : { ...entity, language: facts.language, exports: facts.exports, declarations: facts.declarations },
+        relations: facts === undefined ? [] : moduleRelations(file.path, facts.references, context.resolve),
+        coverage: notesToCoverage(context.analyzer.id, file.path, analysis.notes)
       },
-      relations: facts === undefined ? [] : moduleRelations(file.path, facts.references, context.resolve),
-      coverage: notesToCoverage(context.analyzer.id, file.path, analysis.notes),
       parsed: true,
       reused: false
     }

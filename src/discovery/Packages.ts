@@ -4,6 +4,7 @@
  */
 import type { PackageEntity, Relation } from "../domain/Snapshot.ts"
 import { compareStrings } from "./Canonical.ts"
+import type { Unit } from "./Assemble.ts"
 import type { ManifestFacts } from "./FileAnalysis.ts"
 import { ancestors, dirname, resolve } from "./Paths.ts"
 
@@ -41,6 +42,19 @@ export const packageEntities = (manifests: ReadonlyArray<Manifest>): Array<Packa
       workspaces: [...manifest.facts.workspaces]
     }
   }).sort((a, b) => compareStrings(a.id, b.id))
+}
+
+/** One unit per package: the entity, its `depends-on` and its `contains` relations. */
+export const packageUnits = (
+  manifests: ReadonlyArray<Manifest>,
+  packages: ReadonlyArray<PackageEntity>,
+  modulePaths: Iterable<string>
+): Array<Unit> => {
+  const relations = new Map<string, Array<Relation>>(packages.map((entity) => [entity.id, []]))
+  for (const relation of [...dependencyRelations(manifests, packages), ...containsRelations(packages, modulePaths)]) {
+    relations.get(relation.from)!.push(relation)
+  }
+  return packages.map((entity) => ({ entity, relations: relations.get(entity.id)!, coverage: [] }))
 }
 
 export const dependencyRelations = (

@@ -5,7 +5,7 @@
  */
 import type { Coverage, Entity, Relation, Snapshot } from "../domain/Snapshot.ts"
 import { SCHEMA_VERSION } from "../domain/Snapshot.ts"
-import { keysOfSnapshot } from "./Fingerprints.ts"
+import type { Keys } from "./Fingerprints.ts"
 
 export interface Expectations {
   readonly pipelineVersion: string
@@ -47,17 +47,33 @@ export const refusal = (previous: Snapshot, expected: Expectations): string | un
   return undefined
 }
 
-export const offer = (previous: Snapshot | undefined, expected: Expectations): Offer => {
-  if (previous === undefined) return { _tag: "None" }
-  const why = refusal(previous, expected)
-  if (why !== undefined) return { _tag: "Refused", reason: why }
-  const entities = new Map(previous.entities.map((entity) => [entity.id, entity]))
+/** Each entity of a snapshot with the relations leaving it, by id. */
+export type PreviousUnits = ReadonlyMap<string, { readonly entity: Entity; readonly relations: ReadonlyArray<Relation> }>
+
+const unitsOf = (snapshot: Snapshot): PreviousUnits => {
   const relations = new Map<string, Array<Relation>>()
-  for (const relation of previous.relations) {
+  for (const relation of snapshot.relations) {
     const list = relations.get(relation.from)
     if (list === undefined) relations.set(relation.from, [relation])
     else list.push(relation)
   }
+  return new Map(snapshot.entities.map((entity) => [entity.id, { entity, relations: relations.get(entity.id) ?? [] }]))
+}
+
+/**
+ * `keysOf` derives the previous snapshot's fingerprints and `known` may hold its units already
+ * grouped (both memos of the scan that produced it).
+ */
+export const offer = (
+  previous: Snapshot | undefined,
+  expected: Expectations,
+  keysOf: (snapshot: Snapshot) => Keys,
+  known: PreviousUnits | undefined
+): Offer => {
+  if (previous === undefined) return { _tag: "None" }
+  const why = refusal(previous, expected)
+  if (why !== undefined) return { _tag: "Refused", reason: why }
+  const units = known ?? unitsOf(previous)
   const coverage = new Map<string, Array<Coverage>>()
   for (const entry of previous.coverage) {
     const key = `${entry.scope}\u0000${entry.analyzer}`
@@ -65,12 +81,12 @@ export const offer = (previous: Snapshot | undefined, expected: Expectations): O
     if (list === undefined) coverage.set(key, [entry])
     else list.push(entry)
   }
-  const keys = keysOfSnapshot(previous)
+  const keys = keysOf(previous)
   return {
     _tag: "Accepted",
     index: {
-      entity: (id) => entities.get(id),
-      relationsFrom: (id) => relations.get(id) ?? [],
+      entity: (id) => units.get(id)?.entity,
+      relationsFrom: (id) => units.get(id)?.relations ?? [],
       coverageOf: (path, analyzer) => coverage.get(`${path}\u0000${analyzer}`) ?? [],
       moduleKey: keys.moduleKey,
       resolutionKey: keys.resolutionKey

@@ -1,11 +1,12 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Stream } from "effect"
+import { createHash } from "node:crypto"
 import * as Digest from "effect/crypto/Digest"
 import * as SourceTreeMemory from "../../layers/reference/SourceTreeMemory.ts"
 import type { Snapshot } from "../../src/domain/Snapshot.ts"
 import { body, serialize } from "../../src/discovery/Assemble.ts"
 import { discover, discoverEvents, PIPELINE_VERSION } from "../../src/discovery/Discover.ts"
-import * as HashCache from "../../src/discovery/HashCache.ts"
+import * as ScanCache from "../../src/discovery/ScanCache.ts"
 import { SourceTree } from "../../src/ports/SourceTree.ts"
 import { scanMemory, withoutRun } from "./support.ts"
 
@@ -73,7 +74,7 @@ describe("discover", () => {
 
   it.effect("discover - with a hash cache, a warm scan reads only what changed", () =>
     Effect.gen(function*() {
-      const cache = HashCache.make()
+      const cache = ScanCache.make()
       const first = counting(REPO)
       const cold = yield* discover({ cache }).pipe(Effect.provide(first.layer), Effect.provide(Digest.layerWebCrypto))
       assert.includeMembers(first.reads, ["src/main.ts", "docs/guide.md"])
@@ -100,21 +101,38 @@ describe("discover", () => {
     }))
 
   it("assemble - drops edges to vanished internal entities and derives externals from what remains", () => {
-    const fields = body({
-      pipelineVersion: PIPELINE_VERSION,
-      analyzerVersions: { typescript: "1" },
-      configurationHash: "h",
-      sourceRevision: null,
-      compilerOptions: [],
-      entities: [{ id: "module:a.ts", kind: "module", path: "a.ts", evidence: [], language: "ts", exports: [], declarations: [] }],
-      relations: [
-        { kind: "imports", from: "module:a.ts", to: "module:gone.ts", status: "observed", confidence: "exact", evidence: [] },
-        { kind: "imports", from: "module:a.ts", to: "external:left-pad", status: "observed", confidence: "exact", evidence: [] },
-        { kind: "imports", from: "module:a.ts", to: "unresolved:x", status: "observed", confidence: "exact", evidence: [] }
-      ],
+    const { fields } = body({
+      header: { pipelineVersion: PIPELINE_VERSION, analyzerVersions: { typescript: "1" }, configurationHash: "h", sourceRevision: null, compilerOptions: [] },
+      units: [{
+        entity: { id: "module:a.ts", kind: "module", path: "a.ts", evidence: [], language: "ts", exports: [], declarations: [] },
+        relations: [
+          { kind: "imports", from: "module:a.ts", to: "unresolved:x", status: "observed", confidence: "exact", evidence: [{ path: "a.ts", line: 3 }] },
+          { kind: "imports", from: "module:a.ts", to: "module:gone.ts", status: "observed", confidence: "exact", evidence: [] },
+          { kind: "imports", from: "module:a.ts", to: "external:left-pad", status: "observed", confidence: "exact", evidence: [] },
+          { kind: "imports", from: "module:a.ts", to: "unresolved:x", status: "observed", confidence: "exact", evidence: [{ path: "a.ts", line: 1 }] }
+        ],
+        coverage: []
+      }],
       coverage: []
-    })
-    assert.deepStrictEqual(fields.relations.map((r) => r.to), ["external:left-pad", "unresolved:x"])
+    }, ScanCache.make())
+    assert.deepStrictEqual(fields.relations.map((r) => [r.to, r.evidence.map((e) => e.line)]), [["external:left-pad", []], ["unresolved:x", [1, 3]]])
     assert.deepStrictEqual(fields.entities.map((e) => e.id), ["external:left-pad", "module:a.ts"])
   })
+
+  it.effect("contentHash - anyone can recompute it from the written JSON alone", () =>
+    Effect.gen(function*() {
+      const snapshot = yield* scanMemory(REPO)
+      const { contentHash, coverage, entities, relations, ...head } = JSON.parse(serialize(snapshot)) as Snapshot
+      const sha = (text: string) => createHash("sha256").update(text).digest()
+      const parts = [
+        sha(JSON.stringify({ ...head, counts: [entities.length, relations.length, coverage.length] })),
+        ...entities.map((e) =>
+          sha([JSON.stringify(e), ...relations.filter((r) => r.from === e.id).map((r) => JSON.stringify(r))].join("\n"))
+        ),
+        sha(JSON.stringify(coverage))
+      ]
+      assert.strictEqual(createHash("sha256").update(Buffer.concat(parts)).digest("hex"), contentHash)
+      const changed = yield* scanMemory({ ...REPO, "docs/notes.md": "# Notes, edited\n" })
+      assert.notStrictEqual(changed.contentHash, contentHash)
+    }))
 })

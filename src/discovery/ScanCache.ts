@@ -1,0 +1,52 @@
+/**
+ * What a long-lived process may carry from one scan to the next. Nothing in it can change a
+ * snapshot; it only spares work:
+ *
+ * - per path, the content hash computed last time and the stamp (size, modification time, inode)
+ *   the file had then: an unchanged stamp stands in for reading and hashing the file again, the way
+ *   git's index trusts its stat data;
+ * - memo tables of pure functions keyed by object identity (canonical forms, serialised JSON,
+ *   fingerprints of a snapshot this process produced), so values reused from the previous
+ *   snapshot are not rebuilt.
+ *
+ * Without one, a scan makes a fresh cache and behaves identically, only slower when warm.
+ */
+
+export interface ScanCache {
+  /** The hash remembered for `path` if its stamp is unchanged. */
+  readonly hashOf: (path: string, stamp: string) => string | undefined
+  readonly rememberHash: (path: string, stamp: string, hash: string) => void
+  /** A named memo table; the same name always gives the same table. */
+  readonly table: <K extends object, V>(name: string) => WeakMap<K, V>
+}
+
+export const make = (): ScanCache => {
+  const hashes = new Map<string, { readonly stamp: string; readonly hash: string }>()
+  const tables = new Map<string, WeakMap<object, unknown>>()
+  return {
+    hashOf: (path, stamp) => {
+      const entry = hashes.get(path)
+      return stamp !== "" && entry !== undefined && entry.stamp === stamp ? entry.hash : undefined
+    },
+    rememberHash: (path, stamp, hash) => {
+      if (stamp !== "") hashes.set(path, { stamp, hash })
+    },
+    table: <K extends object, V>(name: string) => {
+      let table = tables.get(name)
+      if (table === undefined) {
+        table = new WeakMap()
+        tables.set(name, table)
+      }
+      return table as unknown as WeakMap<K, V>
+    }
+  }
+}
+
+/** `compute(key)`, remembered in `table` for as long as `key` lives. */
+export const memo = <K extends object, V>(table: WeakMap<K, V>, key: K, compute: (key: K) => V): V => {
+  const held = table.get(key)
+  if (held !== undefined) return held
+  const value = compute(key)
+  table.set(key, value)
+  return value
+}
