@@ -18,7 +18,7 @@ export interface NoteSide {
 }
 
 /** UTC year and month of an instant, by civil-calendar arithmetic (no clock, no Date). */
-export const yearMonth = (millis: number): { year: number; month: number } => {
+const yearMonth = (millis: number): { year: number; month: number } => {
   const z = Math.floor(millis / 86_400_000) + 719_468
   const era = Math.floor(z / 146_097)
   const doe = z - era * 146_097
