@@ -7,7 +7,8 @@ import type { Candidate } from "../domain/Candidate.ts"
 import { compareIds } from "../domain/Ranking.ts"
 import { stem } from "../index/Porter.ts"
 import { surfaces, terms, words } from "../index/Tokenizer.ts"
-import { type Analyse, CLASH_WORDS, type Clashes, readClashes } from "./conflictClashes.ts"
+import { CLASH_WORDS, type Clashes, readClashes } from "./conflictClashes.ts"
+import type { Analyse } from "./conflictQuantities.ts"
 
 /** Function words the gap stopword list leaves in, which never name a subject either. */
 const FUNCTION_WORDS = [
