@@ -9,6 +9,9 @@ import type { CandidateStore } from "../src/ports/CandidateStore.ts"
 import type { GraphStore } from "../src/ports/GraphStore.ts"
 import type { TokenCounter } from "../src/ports/TokenCounter.ts"
 import * as Adjust from "../src/retrieval/adjust.ts"
+import * as Conflicts from "../src/retrieval/conflicts.ts"
+import * as Dedup from "../src/retrieval/dedup.ts"
+import * as Diversity from "../src/retrieval/diversity.ts"
 import * as Expand from "../src/retrieval/expand.ts"
 import * as Fuse from "../src/retrieval/fuse.ts"
 import * as Gaps from "../src/retrieval/gaps.ts"
@@ -24,6 +27,9 @@ export type StageServices =
   | Expand.GraphExpansion
   | Rerank.RerankStage
   | Adjust.ScoreAdjustment
+  | Dedup.Dedup
+  | Diversity.Diversity
+  | Conflicts.ConflictDetector
   | Gaps.GapDetector
   | Pack.Packer
 
@@ -34,6 +40,9 @@ export const layer: Layer.Layer<StageServices, never, GraphStore | CandidateStor
   Expand.layer,
   Rerank.layer,
   Adjust.layer,
+  Dedup.layer,
+  Diversity.layer,
+  Conflicts.layer,
   Gaps.layer,
   Pack.layer
 )

@@ -8,6 +8,7 @@ import * as RerankerMemory from "../layers/reference/RerankerMemory.ts"
 import * as TokenCounterApproximate from "../layers/tokens/TokenCounterApproximate.ts"
 import * as TokenCounterDefault from "../layers/tokens/TokenCounterDefault.ts"
 import { corpus } from "../test/support/Corpus.ts"
+import { chunk } from "../test/support/Fixtures.ts"
 import { createRecall } from "./api.ts"
 import { recall } from "./recall.ts"
 
@@ -149,3 +150,42 @@ describe("Promise API", () => {
 // Keep the unused-import checker honest about Option and the default counter being reachable here.
 void Option.none
 void TokenCounterDefault.counter
+
+describe("recall II end to end", () => {
+  const at = (month: number) => new Date(Date.UTC(2026, month, 10)).toISOString()
+  const note = (path: string, body: string, month: number) =>
+    chunk({ id: `${path}#b0`, noteId: path, title: path, text: `${path} > Tokens\n${body}`, createdAt: at(month) })
+  const kb = {
+    chunks: [
+      note("auth/session.md", "Password reset links expire after 24 hours for every account.", 2),
+      note("auth/session-copy.md", "Password reset links expire after 24 hours for every account.", 2),
+      note("auth/hardening.md", "Password reset links expire after 1 hour for every account.", 5),
+      note("ops/unrelated.md", "The deploy pipeline runs the contract suite before a promote.", 4)
+    ],
+    edges: []
+  }
+
+  it.effect("a near-duplicate collapses, and the 24h/1h clash it would hide is still reported with every side", () =>
+    Effect.gen(function*() {
+      const pack = yield* recall({ text: "when do password reset links expire?" })
+      const notes = pack.claims.map((c) => c.note)
+      // One of the two identical notes survives; the other is folded into it.
+      assert.strictEqual(notes.filter((n) => n === "auth/session.md" || n === "auth/session-copy.md").length, 1)
+      assert.strictEqual(pack.conflicts.length, 1)
+      const conflict = pack.conflicts[0]!
+      assert.deepStrictEqual(conflict.refs.map((r) => r.split(":")[0]).sort(), ["auth/hardening.md", "auth/session-copy.md", "auth/session.md"])
+      assert.strictEqual(conflict.note, "24h (Mar) vs 1h (Jun). Neither superseded.")
+    }).pipe(Effect.provide(Recall.reference(kb, { dense: "none" }))))
+
+  it.effect("a supersedes edge is a recorded resolution: no conflict", () =>
+    Effect.gen(function*() {
+      const pack = yield* recall({ text: "when do password reset links expire?" })
+      assert.deepStrictEqual(pack.conflicts, [])
+    }).pipe(Effect.provide(Recall.reference({
+      ...kb,
+      edges: [
+        { from: "auth/hardening.md", to: "auth/session.md", verb: "supersedes" },
+        { from: "auth/hardening.md", to: "auth/session-copy.md", verb: "supersedes" }
+      ]
+    }, { dense: "none" }))))
+})

@@ -24,6 +24,9 @@ import { GraphExpansion } from "../src/retrieval/expand.ts"
 import { Fusion, type RankedList } from "../src/retrieval/fuse.ts"
 import { IntentClassifier } from "../src/retrieval/intent.ts"
 import { Packer } from "../src/retrieval/pack.ts"
+import { ConflictDetector } from "../src/retrieval/conflicts.ts"
+import { Dedup } from "../src/retrieval/dedup.ts"
+import { Diversity } from "../src/retrieval/diversity.ts"
 import { GapDetector } from "../src/retrieval/gaps.ts"
 import { RerankStage } from "../src/retrieval/rerank.ts"
 import { analysedStopwords, TitlePathChannel } from "../src/retrieval/titlePath.ts"
@@ -40,6 +43,9 @@ export type RecallServices =
   | GraphExpansion
   | RerankStage
   | ScoreAdjustment
+  | Dedup
+  | Diversity
+  | ConflictDetector
   | GapDetector
   | Packer
 
@@ -142,6 +148,9 @@ export const recallTrace = Effect.fn("recallTrace")(function*(
   const rerankStage = yield* RerankStage
   const adjustment = yield* ScoreAdjustment
   const gapDetector = yield* GapDetector
+  const dedupStage = yield* Dedup
+  const diversity = yield* Diversity
+  const conflictDetector = yield* ConflictDetector
   const packer = yield* Packer
   const lexical = yield* LexicalIndex
   const store = yield* CandidateStore
@@ -217,6 +226,18 @@ export const recallTrace = Effect.fn("recallTrace")(function*(
     adjustment.adjust(reranked, { query: query.text, intent, now, edges: expanded.edges, chunkCounts, config })
   ))
 
+  // Stage 8: near-duplicates collapse (by stored vectors where both have them, else by words); the
+  // members stay visible to the conflict detector, so a clash one of them hides is still reported.
+  const vectorMap = Option.isSome(vectors)
+    ? yield* vectors.value.vectorsOf(adjusted.map((c) => c.chunk.id)).pipe(Effect.catch(() => Effect.succeed(new Map())))
+    : new Map()
+  const deduped = yield* timedStage(timings, "dedup", Effect.sync(() => dedupStage.dedup(adjusted, vectorMap, config)))
+  const conflicts = yield* timedStage(timings, "conflicts", Effect.sync(() => conflictDetector.detect({
+    candidates: [...deduped.survivors, ...deduped.collapsed.flatMap((cluster) => cluster.members)],
+    edges: expanded.edges,
+    config
+  })))
+
   const reading = yield* health.read(now).pipe(
     Effect.map((r) => ({ reading: r, failed: false })),
     Effect.catch(() => Effect.succeed({ reading: { embeddingCoverage: 0, lagSeconds: 0 }, failed: true }))
@@ -243,7 +264,7 @@ export const recallTrace = Effect.fn("recallTrace")(function*(
   gaps.push(...(yield* timedStage(timings, "gaps", Effect.sync(() => gapDetector.detect({
     query: query.text,
     intent,
-    candidates: adjusted,
+    candidates: deduped.survivors,
     found: reranked,
     filteredOut,
     filterSummary: describeFilters(query),
@@ -260,13 +281,14 @@ export const recallTrace = Effect.fn("recallTrace")(function*(
   }
   const packed = yield* timedStage(timings, "pack", packer.pack({
     query,
-    candidates: adjusted,
-    conflicts: [],
+    candidates: deduped.survivors,
+    order: (ranked) => diversity.diversify(ranked, config),
+    conflicts,
     gaps,
     indexHealth: reading.reading,
     diagnostics
   }))
   // A leg that failed makes the pack partial even when every claim fitted.
   const pack = gaps.some((gap) => gap.reason === "leg_failed") ? { ...packed, partial: true } : packed
-  return { pack: yield* neverSilent(Effect.succeed(pack)), candidates: adjusted, timingsMs: { ...timings } }
+  return { pack: yield* neverSilent(Effect.succeed(pack)), candidates: deduped.survivors, timingsMs: { ...timings } }
 })

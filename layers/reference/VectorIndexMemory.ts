@@ -3,7 +3,7 @@
  * with the retrieval filter applied during the scan. The oracle an approximate index is compared to.
  */
 import { Effect, Layer } from "effect"
-import type { Chunk } from "../../src/domain/Chunk.ts"
+import type { Chunk, ChunkId } from "../../src/domain/Chunk.ts"
 import type { RetrievalFilter } from "../../src/ports/RetrievalFilter.ts"
 import { compile } from "../../src/ports/RetrievalFilter.ts"
 import type { VectorHit } from "../../src/ports/VectorIndex.ts"
@@ -73,7 +73,14 @@ export const make = Effect.fnUntraced(function*(dimension: number, entries: Read
     })
   }
 
-  return VectorIndex.of({ dimension, nearest })
+  const rowOf = new Map(sorted.map((entry, row) => [entry.chunk.id, row]))
+  const vectorsOf = (ids: ReadonlyArray<ChunkId>) =>
+    Effect.sync(() => new Map(ids.flatMap((id) => {
+      const row = rowOf.get(id)
+      return row === undefined ? [] : [[id, Array.from(matrix.subarray(row * dimension, (row + 1) * dimension))] as const]
+    })))
+
+  return VectorIndex.of({ dimension, nearest, vectorsOf })
 })
 
 export const layer = (dimension: number, entries: ReadonlyArray<Entry>): Layer.Layer<VectorIndex, VectorIndexError> =>

@@ -41,4 +41,6 @@ export class VectorIndex extends Context.Service<VectorIndex, {
    * `dimension_mismatch`; a non-finite or all-zero one with `invalid_vector`.
    */
   nearest(vector: ReadonlyArray<number>, limit: number, filter: RetrievalFilter): Effect.Effect<ReadonlyArray<VectorHit>, VectorIndexError>
+  /** The stored vectors of `ids` (unknown ids are absent): what dedup compares candidates by. */
+  vectorsOf(ids: ReadonlyArray<ChunkId>): Effect.Effect<ReadonlyMap<ChunkId, ReadonlyArray<number>>, VectorIndexError>
 }>()("cairn/ports/VectorIndex") {}

@@ -35,6 +35,11 @@ export interface PackInput {
   readonly gaps: ReadonlyArray<Gap>
   readonly indexHealth: ContextPack.IndexHealth
   readonly diagnostics?: ContextPack.Diagnostics | undefined
+  /**
+   * Presentation order: a permutation of the ranked candidates (score, then id) that depends only on
+   * the set, such as the diversity reordering. Claims are filled and published in this order.
+   */
+  readonly order?: ((ranked: ReadonlyArray<Candidate>) => ReadonlyArray<Candidate>) | undefined
 }
 
 export type PackerConfig = Pick<RetrievalConfigShape, "maxConflicts" | "maxGaps" | "reportReserveTokens" | "fallbackGapText">
@@ -154,7 +159,7 @@ export const ensureNeverSilent = (pack: ContextPack.ContextPack, fallbackGapText
 export const makePack = (count: (text: string) => number, config: PackerConfig) => (input: PackInput): ContextPack.ContextPack => {
   const budgetTokens = input.query.budgetTokens
   const explain = input.query.explain
-  const ranked = rankCandidates(input.candidates)
+  const ranked = input.order === undefined ? rankCandidates(input.candidates) : input.order(rankCandidates(input.candidates))
   const claims = ranked.map((candidate) => toClaim(candidate, explain))
   const costOf = (claim: ContextPack.Claim): number => count(JSON.stringify(ContextPack.claimToWire(claim)))
   const costs = claims.map(costOf)
