@@ -153,11 +153,25 @@ const encoder = new TextEncoder()
 const decoder = new TextDecoder()
 const ASCII_ONLY = /^[\x00-\x7f]*$/
 
+/** Distinct tokens remembered before the memo starts over; bounds its memory. */
+const MAX_MEMOIZED_STEMS = 100_000
+// A vocabulary is small and every query, passage and conflict statement stems the same words again.
+const memo = new Map<string, string>()
+
 /**
  * Stems one folded token as FTS5's `porter` tokenizer does. Pure and total; linear in the token,
  * and constant time for tokens over 64 bytes, which pass through.
  */
 export const stem = (token: string): string => {
+  const known = memo.get(token)
+  if (known !== undefined) return known
+  const stemmed = stemUncached(token)
+  if (memo.size >= MAX_MEMOIZED_STEMS) memo.clear()
+  memo.set(token, stemmed)
+  return stemmed
+}
+
+const stemUncached = (token: string): string => {
   // Every UTF-16 unit is at least one UTF-8 byte, so a long string is a long token.
   if (token.length > MAX_TOKEN_BYTES) return token
   const isAscii = ASCII_ONLY.test(token)

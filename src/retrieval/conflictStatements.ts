@@ -4,6 +4,7 @@
  * signal out (one paragraph says both "once a day" and "48 hours"), so the detector compares these.
  */
 import type { Candidate } from "../domain/Candidate.ts"
+import type { Chunk } from "../domain/Chunk.ts"
 import { compareIds } from "../domain/Ranking.ts"
 import { stem } from "../index/Porter.ts"
 import { surfaces, terms, words } from "../index/Tokenizer.ts"
@@ -75,8 +76,19 @@ const memoStem = (surface: string): string => {
   return stemmed
 }
 
-/** The analysis for one detection; its own memo lives only as long as it does. */
+const analyses = new WeakMap<ReadonlyArray<string>, Analysis>()
+
+/** The analysis for a stopword list: one per list, so its memo and the statement cache persist across queries. */
 export const analysisFor = (stopwords: ReadonlyArray<string>): Analysis => {
+  let analysis = analyses.get(stopwords)
+  if (analysis === undefined) {
+    analysis = makeAnalysis(stopwords)
+    analyses.set(stopwords, analysis)
+  }
+  return analysis
+}
+
+const makeAnalysis = (stopwords: ReadonlyArray<string>): Analysis => {
   let excluded = excludedTerms.get(stopwords)
   if (excluded === undefined) {
     excluded = new Set([...stopwords, ...FUNCTION_WORDS, ...CLASH_WORDS].flatMap((word) => terms(word)))
@@ -190,16 +202,21 @@ const eligible = (candidates: ReadonlyArray<Candidate>): Array<Candidate> => {
   return [...byId.values()]
 }
 
-/** Every statement of the eligible candidates, in chunk id then position order. */
-export const statementsOf = (candidates: ReadonlyArray<Candidate>, analysis: Analysis): Array<Statement> =>
-  eligible(candidates).flatMap((candidate) => {
-    const chunkTerms = analysis.contentTerms(candidate.chunk.text)
-    return splitStatements(candidate.chunk.text).map((text, index): Statement => {
+// A chunk's statements depend only on its text and the analysis; stores hand back the same chunk
+// objects query after query, so each is read once.
+const statementCache = new WeakMap<Analysis, WeakMap<Chunk, ReadonlyArray<Omit<Statement, "candidate">>>>()
+
+const chunkStatements = (chunk: Chunk, analysis: Analysis): ReadonlyArray<Omit<Statement, "candidate">> => {
+  let byChunk = statementCache.get(analysis)
+  if (byChunk === undefined) statementCache.set(analysis, (byChunk = new WeakMap()))
+  let statements = byChunk.get(chunk)
+  if (statements === undefined) {
+    const chunkTerms = analysis.contentTerms(chunk.text)
+    statements = splitStatements(chunk.text).map((text, index) => {
       const folded = words(text)
       return {
-        id: `${candidate.chunk.id}@${index}`,
-        candidate,
-        note: candidate.chunk.noteId,
+        id: `${chunk.id}@${index}`,
+        note: chunk.noteId,
         text,
         words: folded.map((surface) => ({ surface, term: analysis.analyse(surface) })),
         terms: analysis.contentTerms(text),
@@ -207,4 +224,11 @@ export const statementsOf = (candidates: ReadonlyArray<Candidate>, analysis: Ana
         clashes: readClashes(text, folded, analysis.analyse)
       }
     })
-  })
+    byChunk.set(chunk, statements)
+  }
+  return statements
+}
+
+/** Every statement of the eligible candidates, in chunk id then position order. */
+export const statementsOf = (candidates: ReadonlyArray<Candidate>, analysis: Analysis): Array<Statement> =>
+  eligible(candidates).flatMap((candidate) => chunkStatements(candidate.chunk, analysis).map((s): Statement => ({ ...s, candidate })))

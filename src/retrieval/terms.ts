@@ -77,9 +77,19 @@ export const queryTerms = (text: string, options: TermOptions): Array<Term> => {
   return out
 }
 
+// Stores hand back the same chunk objects query after query, and stage 7, the gap detector and the
+// conflict detector all ask about the same candidates: analyse each passage once.
+const stemCache = new WeakMap<Chunk, ReadonlyArray<string>>()
+
 /** The stems a passage offers for matching: its text, heading path, tags and path, in order. */
-export const passageStems = (chunk: Chunk): ReadonlyArray<string> =>
-  analysedTerms([chunk.text, chunk.headingPath.join(" "), chunk.tags.join(" "), chunk.path].join("\n"))
+export const passageStems = (chunk: Chunk): ReadonlyArray<string> => {
+  let stems = stemCache.get(chunk)
+  if (stems === undefined) {
+    stems = analysedTerms([chunk.text, chunk.headingPath.join(" "), chunk.tags.join(" "), chunk.path].join("\n"))
+    stemCache.set(chunk, stems)
+  }
+  return stems
+}
 
 /** Whether `tokens` occur contiguously in `stems`. */
 export const containsSequence = (stems: ReadonlyArray<string>, tokens: ReadonlyArray<string>): boolean => {
