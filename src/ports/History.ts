@@ -1,0 +1,42 @@
+/**
+ * The authorship history of a file's lines, bound to one root: who last wrote each line and when.
+ * Chunking reads it for the age of the words. A root that is not a git work tree, a file git does
+ * not track and a machine without git all answer none, never an error: history is an enrichment.
+ */
+import type { Effect, Option } from "effect"
+import { Context, Schema } from "effect"
+
+/** The last change to one line, as blame reports it. */
+export const BlameLine = Schema.Struct({
+  /** 1-based line number in the file as it is on disk. */
+  line: Schema.Int,
+  /** When the author wrote the line, in seconds since the epoch. */
+  authorTime: Schema.Int,
+  author: Schema.String,
+  /** The author's e-mail without angle brackets. */
+  authorMail: Schema.String
+})
+export type BlameLine = typeof BlameLine.Type
+
+/** History exists but could not be read: blame failed for a reason other than absence. */
+export class HistoryError extends Schema.TaggedError<HistoryError>()("HistoryError", {
+  path: Schema.String,
+  detail: Schema.String
+}) {
+  /** One line naming the file and what to check. */
+  override get message(): string {
+    return `history of ${this.path}: ${this.detail} (check that git can run \`git blame\` in the root)`
+  }
+}
+
+export class History extends Context.Service<History, {
+  /** True when the root is inside a work tree whose history can be read. */
+  readonly isRepository: Effect.Effect<boolean>
+  /**
+   * Per-line authorship of a root-relative file, in line order. None when there is no history for
+   * it (no repository, no git, or the file is not tracked). Lines not yet committed are left out:
+   * they have no author time of their own, and stamping them with the clock would make the same
+   * tree index differently on every run.
+   */
+  readonly blame: (path: string) => Effect.Effect<Option.Option<ReadonlyArray<BlameLine>>, HistoryError>
+}>()("cairn/ports/History") {}
