@@ -236,6 +236,16 @@ const timed = async <A>(run: () => Promise<A>): Promise<{ value: A; millis: numb
   return { value, millis: performance.now() - start }
 }
 
+/** Three timed runs; the median time and the last value. `run` may time itself. */
+const repeated = async <A>(
+  scanOnce: () => Promise<A>,
+  run: () => Promise<{ value: A; millis: number }> = () => timed(scanOnce)
+): Promise<{ value: A; millis: number; all: Array<number> }> => {
+  const results = [await run(), await run(), await run()]
+  const sorted = results.map((r) => r.millis).sort((a, b) => a - b)
+  return { value: results[2]!.value, millis: sorted[1]!, all: results.map((r) => r.millis) }
+}
+
 const runEntry = (snapshot: Snapshot): string => {
   const entry = snapshot.coverage.find((c) => c.scope === "reused-entities")
   return entry === undefined ? "" : `${entry.status}: ${entry.reason}`
@@ -270,24 +280,34 @@ const main = async () => {
     const cache = ScanCache.make()
     const cold = await timed(() => scan(root, undefined, cache))
     const files = cold.value.entities.filter((e) => e.kind === "module" || e.kind === "document" || e.kind === "package").length
-    const warmRead = await timed(() => scan(root, cold.value))
-    const warmCached = await timed(() => scan(root, cold.value, cache))
-    NodeFs.writeFileSync(editedPath, `${original}\n// edited by the benchmark\n`)
-    const changedRead = await timed(() => scan(root, warmCached.value))
-    const changedCached = await timed(() => scan(root, warmCached.value, cache))
+    // Each warm figure is the median of three runs: the first run of a code path also pays for JIT.
+    const warmRead = await repeated(() => scan(root, cold.value))
+    const warmCached = await repeated(() => scan(root, cold.value, cache))
+    let latest = warmCached.value
+    let edits = 0
+    const changeOne = async (withCache: boolean) => {
+      NodeFs.writeFileSync(editedPath, `${original}\n// edited by the benchmark (${++edits})\n`)
+      const result = await timed(() => scan(root, latest, withCache ? cache : undefined))
+      if (withCache) latest = result.value
+      return result
+    }
+    const changedRead = await repeated(() => changeOne(false).then((r) => r.value), () => changeOne(false))
+    const changedCached = await repeated(() => changeOne(true).then((r) => r.value), () => changeOne(true))
     const usage = process.resourceUsage()
     const memory = process.memoryUsage()
-    const row = (label: string, millis: number) => console.log(`${label.padEnd(44)} ${millis.toFixed(0).padStart(7)} ms`)
+    const row = (label: string, millis: number, all?: ReadonlyArray<number>) =>
+      console.log(`${label.padEnd(44)} ${millis.toFixed(0).padStart(7)} ms${all ? `  (runs: ${all.map((m) => m.toFixed(0)).join(", ")})` : ""}`)
     console.log(`files analysed: ${files} (${cold.value.entities.length} entities, ${cold.value.relations.length} relations)`)
     row("cold scan", cold.millis)
-    row("warm scan, no change (re-read, re-hash)", warmRead.millis)
-    row("warm scan, no change (hash cache)", warmCached.millis)
-    row("warm scan, one changed file (re-read)", changedRead.millis)
-    row("warm scan, one changed file (hash cache)", changedCached.millis)
+    row("warm scan, no change (re-read, re-hash)", warmRead.millis, warmRead.all)
+    row("warm scan, no change (hash cache)", warmCached.millis, warmCached.all)
+    row("warm scan, one changed file (re-read)", changedRead.millis, changedRead.all)
+    row("warm scan, one changed file (hash cache)", changedCached.millis, changedCached.all)
     console.log(`cold throughput: ${(files / (cold.millis / 1000)).toFixed(0)} files/s`)
     console.log(`peak memory: maxRSS ${(usage.maxRSS / 1024).toFixed(0)} MiB; heap used at end ${(memory.heapUsed / 1048576).toFixed(0)} MiB`)
     console.log(`changed file: ${edited}`)
     console.log(`run entry after the change: ${runEntry(changedCached.value)}`)
+    console.log(`load average (1, 5, 15 min): ${NodeOs.loadavg().map((l) => l.toFixed(2)).join(", ")}; cpus: ${NodeOs.availableParallelism()}`)
   } finally {
     NodeFs.writeFileSync(editedPath, original)
     cleanup()

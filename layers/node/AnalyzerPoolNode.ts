@@ -1,8 +1,10 @@
 /**
- * Node backend of `AnalyzerPool`: a large batch is split across worker threads, so Markdown parsing
- * (about 3 ms a document with remark) runs beside the main thread's module analysis. Small batches,
- * the common case of a warm scan, stay in process: starting workers costs more than they save.
- * Workers live for one batch and are terminated with it.
+ * Node backend of `AnalyzerPool`: a large batch is shared between the calling thread and worker
+ * threads, so Markdown parsing (about 3 ms a document with remark) runs beside the main thread's
+ * module analysis. Chunks are claimed from a shared atomic counter: a worker never waits for the
+ * main thread to hand out work, and the main thread takes chunks itself between other work, so no
+ * thread idles while chunks remain. Small batches (the usual warm scan) stay in process, since
+ * starting a worker costs more than it saves. Workers live for one batch.
  */
 import { Effect, Layer } from "effect"
 import * as NodeOs from "node:os"
@@ -14,48 +16,54 @@ import type { Analysis } from "../../src/discovery/FileAnalysis.ts"
 /** Below this many files a batch is analysed in process. */
 export const MIN_POOLED_BATCH = 200
 
-/** Files per message: large enough to amortise messaging, small enough to balance workers. */
-const CHUNK = 50
+/** Files per chunk: small enough that the main thread's turns stay short. */
+const CHUNK = 20
 
-const runChunks = (
-  workers: ReadonlyArray<Worker>,
-  analyzer: string,
-  chunks: ReadonlyArray<ReadonlyArray<AnalysisRequest>>
-): Promise<Array<ReadonlyArray<Analysis>>> =>
-  new Promise((resolve, reject) => {
-    const results: Array<ReadonlyArray<Analysis>> = new Array(chunks.length)
-    let next = 0
-    let done = 0
-    const feed = (worker: Worker) => {
-      if (next >= chunks.length) return
-      const id = next++
-      worker.postMessage({ id, analyzer, requests: chunks[id] })
-    }
-    for (const worker of workers) {
+/** Resolves when every worker has reported that no chunk is left to claim. */
+const collect = (workers: ReadonlyArray<Worker>, results: Array<ReadonlyArray<Analysis> | undefined>): Promise<void> =>
+  Promise.all(workers.map((worker) =>
+    new Promise<void>((resolve, reject) => {
       worker.on("message", (message: { id: number; analyses: ReadonlyArray<Analysis> }) => {
-        results[message.id] = message.analyses
-        if (++done === chunks.length) resolve(results)
-        else feed(worker)
+        if (message.id < 0) resolve()
+        else results[message.id] = message.analyses
       })
       worker.once("error", reject)
-      feed(worker)
-    }
-  })
+    })
+  )).then(() => undefined)
 
 const analyzeAll = (analyzer: string, requests: ReadonlyArray<AnalysisRequest>): Effect.Effect<ReadonlyArray<Analysis>> => {
   if (requests.length < MIN_POOLED_BATCH) return inProcess.analyzeAll(analyzer, requests)
   const chunks: Array<ReadonlyArray<AnalysisRequest>> = []
   for (let start = 0; start < requests.length; start += CHUNK) chunks.push(requests.slice(start, start + CHUNK))
-  // One core stays with the main thread, which keeps analysing modules meanwhile.
-  const size = Math.max(1, Math.min(NodeOs.availableParallelism() - 1, chunks.length))
+  const next = new SharedArrayBuffer(4)
+  const counter = new Int32Array(next)
+  const results: Array<ReadonlyArray<Analysis> | undefined> = new Array(chunks.length)
+  // One core stays with the main thread, which claims chunks as well.
+  const size = Math.max(1, NodeOs.availableParallelism() - 1)
   return Effect.acquireUseRelease(
-    Effect.sync(() => Array.from({ length: size }, () => new Worker(new URL("./analyzerWorker.ts", import.meta.url)))),
+    Effect.sync(() =>
+      Array.from({ length: size }, () => {
+        const worker = new Worker(new URL("./analyzerWorker.ts", import.meta.url))
+        worker.postMessage({ analyzer, chunks, next })
+        return worker
+      })
+    ),
     (workers) =>
-      Effect.tryPromise(() => runChunks(workers, analyzer, chunks)).pipe(
-        Effect.map((results) => results.flat()),
-        // A worker that cannot start or dies leaves the batch to the main thread, never unanswered.
-        Effect.catch(() => inProcess.analyzeAll(analyzer, requests))
-      ),
+      Effect.gen(function*() {
+        const finished = collect(workers, results)
+        for (let id = Atomics.add(counter, 0, 1); id < chunks.length; id = Atomics.add(counter, 0, 1)) {
+          results[id] = yield* inProcess.analyzeAll(analyzer, chunks[id]!)
+          yield* Effect.yieldNow
+        }
+        yield* Effect.tryPromise(() => finished).pipe(
+          // A worker that died leaves its claimed chunks unanswered; the main thread answers them.
+          Effect.catch(() => Effect.void)
+        )
+        for (let id = 0; id < chunks.length; id++) {
+          if (results[id] === undefined) results[id] = yield* inProcess.analyzeAll(analyzer, chunks[id]!)
+        }
+        return results.flatMap((chunk) => chunk!)
+      }),
     (workers) => Effect.promise(() => Promise.all(workers.map((worker) => worker.terminate())))
   )
 }

@@ -135,16 +135,31 @@ export const body = (input: AssemblyInput, cache: ScanCache): Canonicalised => {
       return result
     })
 
+  // Per relation list, its external and internal targets: a reused list is not scanned again.
+  const targetTable = cache.table<ReadonlyArray<Relation>, { externals: Array<string>; internals: Array<string> }>("targets")
+  const targetsOf = (relations: ReadonlyArray<Relation>) =>
+    memo(targetTable, relations, (list) => ({
+      externals: list.filter((r) => r.to.startsWith("external:")).map((r) => r.to),
+      internals: list.filter((r) => INTERNAL.test(r.to)).map((r) => r.to)
+    }))
   const units = new Map<string, Unit>()
   for (const unit of input.units) units.set(unit.entity.id, unit)
   for (const unit of input.units) {
-    for (const { to } of unit.relations) {
-      if (to.startsWith("external:") && !units.has(to)) {
+    for (const to of targetsOf(unit.relations).externals) {
+      if (!units.has(to)) {
         units.set(to, { entity: { id: to, kind: "external", name: to.slice("external:".length), evidence: [] }, relations: [], coverage: [] })
       }
     }
   }
-  const ids = [...units.keys()].sort(Canonical.compareStrings)
+  // The default sort orders strings by UTF-16 code units, like `compareStrings`, only faster.
+  const ids = [...units.keys()].sort()
+  // A relation list checked against this very set of ids needs no second check: the set gets a
+  // token, handed down while the ids stay the same from one scan to the next.
+  const lastIds = cache.textTable<{ ids: ReadonlyArray<string>; token: object }>("id-set")
+  const held = lastIds.get("last")
+  const token = held !== undefined && held.ids.length === ids.length && held.ids.every((id, i) => id === ids[i]) ? held.token : {}
+  lastIds.set("last", { ids, token })
+  const checkedUnder = cache.table<ReadonlyArray<Relation>, object>("checked-under")
   const entities: Array<Entity> = []
   const relations: Array<Relation> = []
   const groups: Array<ReadonlyArray<Relation>> = []
@@ -152,9 +167,10 @@ export const body = (input: AssemblyInput, cache: ScanCache): Canonicalised => {
   for (const id of ids) {
     const unit = units.get(id)!
     entities.push(entity(unit.entity))
-    const kept = unit.relations.some((r) => INTERNAL.test(r.to) && !units.has(r.to))
-      ? unit.relations.filter((r) => !INTERNAL.test(r.to) || units.has(r.to))
-      : unit.relations
+    const intact = checkedUnder.get(unit.relations) === token ||
+      targetsOf(unit.relations).internals.every((to) => units.has(to))
+    const kept = intact ? unit.relations : unit.relations.filter((r) => !INTERNAL.test(r.to) || units.has(r.to))
+    if (intact) checkedUnder.set(unit.relations, token)
     const items = group(kept)
     groups.push(items)
     for (const item of items) relations.push(item)

@@ -5,7 +5,7 @@
  * one deterministic snapshot. A file is reused from the previous snapshot wherever reuse cannot
  * change the answer. Progress is reported after every file.
  */
-import { Effect, Option, Queue, Stream } from "effect"
+import { Effect, Fiber, Option, Queue, Stream } from "effect"
 import type * as Digest from "effect/crypto/Digest"
 import type { DiscoveryError } from "../domain/DiscoveryError.ts"
 import type { Coverage, ModuleEntity, Snapshot } from "../domain/Snapshot.ts"
@@ -163,7 +163,7 @@ export const discoverWith = (
     }
 
     yield* progress("listing")
-    const listing = yield* walk(config)
+    const listing = yield* walk(config, cache)
     counts.seen = listing.files.length
     const { configFiles, documents, moduleAnalyzer, modules, ...split } = partition(listing.files, config)
     const coverage: Array<Coverage> = [...listing.coverage, ...split.coverage]
@@ -211,16 +211,16 @@ export const discoverWith = (
       }),
       Stream.runDrain
     )
-    // Documents are read, and parsed where no reuse is possible, while modules are analysed.
-    const documentsPhase = Effect.gen(function*() {
-      const prepared = yield* Effect.forEach(documents, (file) => prepareDocument(file, previous, cache), {
-        concurrency: config.concurrency
-      })
-      const early = prepared.filter((p) => p.prior === undefined && p.text !== undefined)
-      const analyses = yield* pool.analyzeAll(ANALYZER_ID, early.map((p) => ({ path: p.file.path, text: p.text! })))
-      return { prepared, analysed: new Map<string, Analysis>(early.map((p, i) => [p.file.path, analyses[i]!])) }
+    // Documents are read first and those that cannot be reused handed to the analyzer pool, which
+    // may parse them on another thread while this one analyses modules.
+    const prepared = yield* Effect.forEach(documents, (file) => prepareDocument(file, previous, cache), {
+      concurrency: config.concurrency
     })
-    const [, documentWork] = yield* Effect.all([modulesPhase, documentsPhase], { concurrency: 2 })
+    const early = prepared.filter((p) => p.prior === undefined && p.text !== undefined)
+    const earlyAnalyses = yield* Effect.forkChild(pool.analyzeAll(ANALYZER_ID, early.map((p) => ({ path: p.file.path, text: p.text! }))))
+    yield* modulesPhase
+    const analyses = yield* Fiber.join(earlyAnalyses)
+    const documentWork = { prepared, analysed: new Map<string, Analysis>(early.map((p, i) => [p.file.path, analyses[i]!])) }
 
     const moduleEntities = moduleOutcomes.map((outcome) => outcome.unit.entity as ModuleEntity)
     const areas = areaPaths(universe.modules, config.areaDepth)
@@ -282,9 +282,10 @@ export const discoverWith = (
     const areaList = moduleUnchanged
       ? [...areas].map((path) => structural(`area:${path}`)!)
       : areaUnits(universe.modules, config.areaDepth)
-    const packageList = packageUnits(configScan.manifests, packages, universe.modules).map((unit) => {
-      const prior = moduleUnchanged ? structural(unit.entity.id) : undefined
-      return prior !== undefined && Reuse.hashOf(prior.entity) === Reuse.hashOf(unit.entity) ? prior : unit
+    const freshPackages = lazy(() => new Map(packageUnits(configScan.manifests, packages, universe.modules).map((u) => [u.entity.id, u])))
+    const packageList = packages.map((entity) => {
+      const prior = moduleUnchanged ? structural(entity.id) : undefined
+      return prior !== undefined && Reuse.hashOf(prior.entity) === Reuse.hashOf(entity) ? prior : freshPackages().get(entity.id)!
     })
     coverage.push(runNote(offer, {
       analysed: counts.total,

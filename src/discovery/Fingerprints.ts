@@ -13,7 +13,8 @@ import type { CompilerOptions, ModuleEntity, PackageEntity, Snapshot } from "../
 import { compareStrings } from "./Canonical.ts"
 import type { ModuleUniverse, WorkspacePackage } from "./ModuleResolution.ts"
 
-const sorted = (values: Iterable<string>): Array<string> => [...values].sort(compareStrings)
+// The default sort orders strings by UTF-16 code units, like `compareStrings`, only faster.
+const sorted = (values: Iterable<string>): Array<string> => [...values].sort()
 
 export const workspacePackage = (entity: PackageEntity): WorkspacePackage => ({
   id: entity.id,
@@ -59,8 +60,8 @@ export const resolutionKey = (
   modules: ReadonlyArray<ModuleEntity>,
   declared: (module: ModuleEntity) => string = (module) => declaredNames(module).join(",")
 ): string => {
-  const byPath = [...modules].sort((a, b) => compareStrings(a.path, b.path))
-  return JSON.stringify([moduleKey, sorted(documents), sorted(areas), byPath.map((m) => `${m.path}:${declared(m)}`)])
+  // Paths are unique, so sorting the "path:names" strings is as canonical as sorting by path.
+  return JSON.stringify([moduleKey, sorted(documents), sorted(areas), sorted(modules.map((m) => `${m.path}:${declared(m)}`))])
 }
 
 export interface Keys {

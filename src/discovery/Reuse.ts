@@ -76,9 +76,8 @@ export const offer = (
   const units = known ?? unitsOf(previous)
   const coverage = new Map<string, Array<Coverage>>()
   for (const entry of previous.coverage) {
-    const key = `${entry.scope}\u0000${entry.analyzer}`
-    const list = coverage.get(key)
-    if (list === undefined) coverage.set(key, [entry])
+    const list = coverage.get(entry.scope)
+    if (list === undefined) coverage.set(entry.scope, [entry])
     else list.push(entry)
   }
   const keys = keysOf(previous)
@@ -87,7 +86,7 @@ export const offer = (
     index: {
       entity: (id) => units.get(id)?.entity,
       relationsFrom: (id) => units.get(id)?.relations ?? [],
-      coverageOf: (path, analyzer) => coverage.get(`${path}\u0000${analyzer}`) ?? [],
+      coverageOf: (path, analyzer) => coverage.get(path)?.filter((entry) => entry.analyzer === analyzer) ?? [],
       moduleKey: keys.moduleKey,
       resolutionKey: keys.resolutionKey
     }

@@ -18,11 +18,14 @@ export interface ScanCache {
   readonly rememberHash: (path: string, stamp: string, hash: string) => void
   /** A named memo table; the same name always gives the same table. */
   readonly table: <K extends object, V>(name: string) => WeakMap<K, V>
+  /** A named memo table keyed by strings, for values built from text (ignore rules). */
+  readonly textTable: <V>(name: string) => Map<string, V>
 }
 
 export const make = (): ScanCache => {
   const hashes = new Map<string, { readonly stamp: string; readonly hash: string }>()
   const tables = new Map<string, WeakMap<object, unknown>>()
+  const textTables = new Map<string, Map<string, unknown>>()
   return {
     hashOf: (path, stamp) => {
       const entry = hashes.get(path)
@@ -38,12 +41,24 @@ export const make = (): ScanCache => {
         tables.set(name, table)
       }
       return table as unknown as WeakMap<K, V>
+    },
+    textTable: <V>(name: string) => {
+      let table = textTables.get(name)
+      if (table === undefined) {
+        table = new Map()
+        textTables.set(name, table)
+      }
+      return table as Map<string, V>
     }
   }
 }
 
-/** `compute(key)`, remembered in `table` for as long as `key` lives. */
-export const memo = <K extends object, V>(table: WeakMap<K, V>, key: K, compute: (key: K) => V): V => {
+/** `compute(key)`, remembered in `table` (for as long as `key` lives, for a weak table). */
+export const memo = <K, V>(
+  table: { get(key: K): V | undefined; set(key: K, value: V): unknown },
+  key: K,
+  compute: (key: K) => V
+): V => {
   const held = table.get(key)
   if (held !== undefined) return held
   const value = compute(key)

@@ -10,6 +10,8 @@ import type { Coverage } from "../domain/Snapshot.ts"
 import { SourceTree } from "../ports/SourceTree.ts"
 import type { DiscoveryConfig } from "./DiscoveryConfig.ts"
 import { join } from "./Paths.ts"
+import * as ScanCache from "./ScanCache.ts"
+import type { ScanCache as Cache } from "./ScanCache.ts"
 import { isSensitive } from "./Sensitive.ts"
 
 export interface ListedFile {
@@ -26,9 +28,6 @@ export interface Listing {
 /** Never part of a repository's content, whatever its ignore files say. */
 const SKIPPED_DIRECTORIES = new Set([".git", "node_modules", ".cairn"])
 
-/** Subdirectories listed at once; listing is I/O-bound. */
-const DIRECTORY_CONCURRENCY = 8
-
 type Matcher = ReturnType<typeof ignore>
 
 interface IgnoreFile {
@@ -36,7 +35,7 @@ interface IgnoreFile {
   readonly matcher: Matcher
 }
 
-const matcher = (patterns: ReadonlyArray<string>): Matcher => ignore({ ignorecase: false }).add(patterns)
+const newMatcher = (patterns: ReadonlyArray<string>): Matcher => ignore({ ignorecase: false }).add(patterns)
 
 /** Git's precedence: the deepest ignore file with a matching rule decides, its last matching rule wins. */
 const isIgnored = (path: string, isDirectory: boolean, files: ReadonlyArray<IgnoreFile>): boolean => {
@@ -54,8 +53,15 @@ const hasWildcard = (pattern: string): boolean => /[*?[\]!]/.test(pattern)
 
 const decoder = new TextDecoder()
 
-export const walk = Effect.fnUntraced(function*(config: DiscoveryConfig) {
+/**
+ * `cache` keeps matchers by their rules' text, so a later scan reuses them and the answers they
+ * memoise per path (the matcher's own cache), which is most of the cost of ignore checks.
+ */
+export const walk = Effect.fnUntraced(function*(config: DiscoveryConfig, cache: Cache = ScanCache.make()) {
   const tree = yield* SourceTree
+  const matchers = cache.textTable<Matcher>("ignore-matchers")
+  const matcher = (patterns: ReadonlyArray<string>): Matcher =>
+    ScanCache.memo(matchers, patterns.join("\n"), () => newMatcher(patterns))
   const exclude = matcher(config.exclude)
   const include = config.include.length > 0 ? matcher(config.include) : undefined
   const namedExplicitly = new Set(config.include.filter((p) => !hasWildcard(p)).map((p) => p.replace(/^\//, "")))
@@ -68,7 +74,7 @@ export const walk = Effect.fnUntraced(function*(config: DiscoveryConfig) {
       let scoped = ignoreFiles
       if (entries.some((entry) => entry.name === ".gitignore" && entry.type === "file")) {
         const text = decoder.decode(yield* tree.read(join(directory, ".gitignore")))
-        scoped = [...ignoreFiles, { directory, matcher: matcher(text.split(/\r?\n/)) }]
+        scoped = [...ignoreFiles, { directory, matcher: ScanCache.memo(matchers, `${directory}\u0000${text}`, () => newMatcher(text.split(/\r?\n/))) }]
       }
       const subdirectories: Array<string> = []
       for (const entry of entries) {
@@ -106,10 +112,8 @@ export const walk = Effect.fnUntraced(function*(config: DiscoveryConfig) {
         }
         files.push({ path, size: entry.size, stamp: entry.stamp })
       }
-      yield* Effect.forEach(subdirectories, (sub) => visit(sub, scoped), {
-        concurrency: DIRECTORY_CONCURRENCY,
-        discard: true
-      })
+      // One directory at a time: the listing is cheap next to a fiber per directory.
+      for (const sub of subdirectories) yield* visit(sub, scoped)
     })
 
   yield* visit("", [])
