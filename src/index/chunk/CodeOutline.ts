@@ -1,0 +1,279 @@
+/**
+ * The top-level shape of a TypeScript or JavaScript file for chunking, on oxc-parser's lazy mode
+ * (the AST stays native and only the nodes read here are built). Discovery's reader keeps only
+ * names and start offsets; chunking needs each statement's full span, the comments that belong to
+ * it and, for a declaration too large for one chunk, the spans of its body statements or members.
+ */
+import * as Oxc from "oxc-parser"
+import { MAX_NESTING, nestingDepth } from "../../discovery/TypeScriptAnalyzer.ts"
+import type { Unit } from "./Packer.ts"
+import type { Span } from "./TextSplit.ts"
+
+/** A top-level stretch of code: a declaration with its symbols, or module code (imports, statements). */
+export interface CodeUnit extends Unit {
+  readonly symbols: ReadonlyArray<string>
+  readonly declaration: boolean
+}
+
+/** Lines a non-exported variable may span and still count as module code rather than a declaration. */
+export const MODULE_VARIABLE_LINES = 5
+
+// Loose views of lazy nodes: every field is a getter that may be absent for another node type.
+interface Node {
+  readonly type?: string
+  readonly start?: number
+  readonly end?: number
+  readonly [key: string]: unknown
+}
+interface LazyResult {
+  readonly program: { readonly body: Iterable<Node> }
+  readonly comments: Iterable<{ readonly start: number; readonly end: number }>
+  readonly errors: Iterable<{ readonly severity?: string }>
+  readonly dispose: () => void
+}
+
+const child = (node: Node | undefined, key: string): Node | undefined => {
+  const value = node?.[key]
+  return typeof value === "object" && value !== null ? (value as Node) : undefined
+}
+
+const list = (node: Node | undefined, key: string): Array<Node> => {
+  const value = node?.[key]
+  if (typeof value !== "object" || value === null || !(Symbol.iterator in value)) return []
+  return Array.from(value as Iterable<Node | null>).filter((item): item is Node => item !== null && item !== undefined)
+}
+
+const spanOf = (node: Node): Span => ({ start: node.start ?? 0, end: node.end ?? node.start ?? 0 })
+
+/** Names a binding pattern binds, in order. */
+const bindingNames = (node: Node | undefined): Array<string> => {
+  switch (node?.type) {
+    case "BindingIdentifier":
+    case "Identifier":
+      return typeof node["name"] === "string" ? [node["name"]] : []
+    case "ObjectPattern":
+      return [...list(node, "properties").flatMap((property) => bindingNames(child(property, "value") ?? child(property, "argument"))), ...bindingNames(child(node, "rest"))]
+    case "ArrayPattern":
+      return [...list(node, "elements").flatMap(bindingNames), ...bindingNames(child(node, "rest"))]
+    case "AssignmentPattern":
+      return bindingNames(child(node, "left"))
+    case "RestElement":
+    case "BindingRestElement":
+      return bindingNames(child(node, "argument"))
+    default:
+      return []
+  }
+}
+
+const FUNCTION_LIKE = new Set(["ArrowFunctionExpression", "FunctionExpression", "ClassExpression"])
+const NAMED_DECLARATIONS = new Set([
+  "FunctionDeclaration",
+  "TSDeclareFunction",
+  "ClassDeclaration",
+  "TSInterfaceDeclaration",
+  "TSTypeAliasDeclaration",
+  "TSEnumDeclaration",
+  "TSNamespaceDeclaration",
+  "TSModuleDeclaration",
+  "TSExternalModuleDeclaration"
+])
+
+const nameOf = (node: Node): string | undefined => {
+  const id = child(node, "id")
+  const name = id?.["name"] ?? id?.["value"]
+  return typeof name === "string" ? name : undefined
+}
+
+/** The expression wrapped by casts and parentheses. */
+const unwrap = (node: Node | undefined): Node | undefined =>
+  node !== undefined && ["TSAsExpression", "TSSatisfiesExpression", "ParenthesizedExpression", "TSNonNullExpression"].includes(node.type ?? "")
+    ? unwrap(child(node, "expression"))
+    : node
+
+/**
+ * The parts a large node splits along: a function's body statements, a class's or interface's
+ * members, an object's properties, an array's elements, the members of a type literal; through
+ * calls (`Effect.fn(...)(function*() {...})`) the largest argument is followed.
+ */
+const partsOf = (start: Node | undefined): Array<Node> => {
+  const node = unwrap(start)
+  switch (node?.type) {
+    case "FunctionDeclaration":
+    case "FunctionExpression":
+    case "ArrowFunctionExpression": {
+      const body = child(node, "body")
+      return body?.type === "FunctionBody" ? list(body, "body") : partsOf(body)
+    }
+    case "ClassDeclaration":
+    case "ClassExpression":
+    case "TSInterfaceDeclaration":
+    case "TSNamespaceDeclaration":
+    case "TSModuleDeclaration":
+      return list(child(node, "body"), "body")
+    case "TSEnumDeclaration":
+      return list(child(node, "body"), "members")
+    case "TSTypeAliasDeclaration":
+      return partsOf(child(node, "typeAnnotation"))
+    case "TSTypeLiteral":
+      return list(node, "members")
+    case "TSUnionType":
+    case "TSIntersectionType":
+      return list(node, "types")
+    case "ObjectExpression":
+      return list(node, "properties")
+    case "ArrayExpression":
+      return list(node, "elements")
+    case "CallExpression":
+    case "NewExpression": {
+      const largest = list(node, "arguments").reduce<Node | undefined>(
+        (best, argument) => best === undefined || (argument.end ?? 0) - (argument.start ?? 0) > (best.end ?? 0) - (best.start ?? 0) ? argument : best,
+        undefined
+      )
+      const inner = partsOf(largest)
+      return inner.length > 0 ? inner : partsOf(child(node, "callee"))
+    }
+    case "VariableDeclaration": {
+      const declarators = list(node, "declarations")
+      return declarators.length > 1 ? declarators : partsOf(child(declarators[0], "init"))
+    }
+    case "ExportDeclaration":
+    case "ExportDefaultDeclaration":
+      return partsOf(child(node, "declaration"))
+    default:
+      return []
+  }
+}
+
+interface Described {
+  readonly symbols: ReadonlyArray<string>
+  readonly declaration: boolean
+}
+
+const lineCount = (source: string, span: Span): number => {
+  let lines = 1
+  for (let i = span.start; i < span.end; i++) if (source.charCodeAt(i) === 10) lines++
+  return lines
+}
+
+/** What a top-level statement declares, and whether it is a declaration chunk or module code. */
+const describe = (statement: Node, source: string): Described => {
+  const type = statement.type ?? ""
+  if (type === "ExportDefaultDeclaration") {
+    const inner = child(statement, "declaration")
+    return { symbols: [(inner && nameOf(inner)) ?? "default"], declaration: true }
+  }
+  const exported = type === "ExportDeclaration"
+  const node = exported ? child(statement, "declaration") : statement
+  if (node === undefined) return { symbols: [], declaration: false }
+  if (NAMED_DECLARATIONS.has(node.type ?? "")) return { symbols: [nameOf(node) ?? "default"], declaration: true }
+  if (node.type === "VariableDeclaration") {
+    const declarators = list(node, "declarations")
+    const symbols = declarators.flatMap((declarator) => bindingNames(child(declarator, "id")))
+    const functionLike = declarators.some((declarator) => FUNCTION_LIKE.has(unwrap(child(declarator, "init"))?.type ?? ""))
+    const declaration = exported || functionLike || lineCount(source, spanOf(statement)) > MODULE_VARIABLE_LINES
+    return { symbols, declaration }
+  }
+  return { symbols: [], declaration: false }
+}
+
+const isSpace = (code: number): boolean => code === 32 || code === 9 || code === 13 || code === 11 || code === 12
+
+/** Moves a start back over indentation to the start of its line, when only indentation precedes it. */
+const toLineStart = (source: string, offset: number): number => {
+  let at = offset
+  while (at > 0 && isSpace(source.charCodeAt(at - 1))) at--
+  return at === 0 || source.charCodeAt(at - 1) === 10 ? at : offset
+}
+
+/** Comments, sorted, and the attachment rules: a comment on the lines right above a node is its doc. */
+const commentIndex = (source: string, comments: ReadonlyArray<Span>) => {
+  // Index of the first comment ending after `offset`.
+  const firstAfter = (offset: number): number => {
+    let low = 0
+    let high = comments.length
+    while (low < high) {
+      const middle = (low + high) >> 1
+      if (comments[middle]!.end <= offset) low = middle + 1
+      else high = middle
+    }
+    return low
+  }
+  /** `start` moved back over the comments directly above it (no blank line between), not before `floor`. */
+  const leading = (start: number, floor: number): number => {
+    let at = start
+    for (let i = firstAfter(start) - 1; i >= 0; i--) {
+      const comment = comments[i]!
+      if (comment.start < floor) break
+      const between = source.slice(comment.end, at)
+      if (!/^\s*$/.test(between) || (between.match(/\n/g)?.length ?? 0) > 1) break
+      at = comment.start
+    }
+    return at
+  }
+  /** `end` moved past a comment that starts later on the same line. */
+  const trailing = (end: number, ceiling: number): number => {
+    const next = comments[firstAfter(end)]
+    if (next === undefined || next.start < end || next.end > ceiling) return end
+    return /^[ \t]*$/.test(source.slice(end, next.start)) ? next.end : end
+  }
+  return { leading, trailing, firstAfter }
+}
+
+/** Spans of a node's parts, each with the comments above it and its indentation. */
+const partSpans = (source: string, parts: ReadonlyArray<Node>, comments: ReturnType<typeof commentIndex>): Array<Unit> => {
+  const out: Array<Unit> = []
+  let floor = 0
+  for (const part of parts) {
+    const span = spanOf(part)
+    // Parts out of order or overlapping would break the packer's cover; such a node is split by lines instead.
+    if (span.start < floor || span.end <= span.start) return []
+    const start = toLineStart(source, comments.leading(span.start, floor))
+    out.push({ start: Math.max(start, floor), end: span.end })
+    floor = span.end
+  }
+  return out
+}
+
+/**
+ * Calls `use` with the file's top-level units in source order, while the parse is alive (the lazy
+ * AST is freed afterwards). Undefined when the file does not parse or nests too deep to parse
+ * safely; the caller then falls back to line windows.
+ */
+export const withOutline = <A>(path: string, source: string, use: (units: ReadonlyArray<CodeUnit>) => A): A | undefined => {
+  if (nestingDepth(source) > MAX_NESTING) return undefined
+  const options = { experimentalLazy: true, sourceType: "unambiguous" } as unknown as Parameters<typeof Oxc.parseSync>[2]
+  const result = Oxc.parseSync(path, source, options) as unknown as LazyResult
+  try {
+    if (Array.from(result.errors).some((error) => error.severity === undefined || error.severity === "Error")) return undefined
+    const all = Array.from(result.comments, (comment) => ({ start: comment.start, end: comment.end }))
+    const comments = commentIndex(source, all)
+    const units: Array<CodeUnit> = []
+    let floor = 0
+    // Comments between the previous unit and `limit` that no statement claimed are module text of their own.
+    const looseComments = (limit: number) => {
+      for (let c = comments.firstAfter(floor); c < all.length && all[c]!.end <= limit; c++) {
+        units.push({ start: toLineStart(source, all[c]!.start), end: all[c]!.end, symbols: [], declaration: false })
+      }
+    }
+    const statements = Array.from(result.program.body)
+    statements.forEach((statement, i) => {
+      const span = spanOf(statement)
+      const described = describe(statement, source)
+      const start = toLineStart(source, described.declaration ? comments.leading(span.start, floor) : span.start)
+      const end = comments.trailing(span.end, statements[i + 1]?.start ?? source.length)
+      looseComments(start)
+      units.push({
+        start,
+        end,
+        symbols: described.symbols,
+        declaration: described.declaration,
+        children: () => partSpans(source, partsOf(statement), comments)
+      })
+      floor = end
+    })
+    looseComments(source.length)
+    return use(units)
+  } finally {
+    result.dispose()
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * Markdown into chunks along heading sections. Each section (the blocks between one heading and the
+ * next) is packed into as few chunks as fit the token target; a section too long for one is split
+ * between blocks, then between list items or table rows, then at line, sentence and word
+ * boundaries. Every chunk opens with `{title} > {heading path}`. Frontmatter is read, not chunked;
+ * generated regions are cairn's own output and are left out.
+ */
+import { generatedRegions, isInside } from "../../discovery/GeneratedRegions.ts"
+import { basename } from "../../discovery/Paths.ts"
+import type { ChunkOptions } from "./ChunkOptions.ts"
+import { type Draft, headerLine } from "./Draft.ts"
+import { type Fields, readYaml, text as fieldText } from "./Frontmatter.ts"
+import { isLinkList } from "./LinkList.ts"
+import { type Block, blocks, headingText, rawHeading } from "./MarkdownBlocks.ts"
+import { pack, type Unit } from "./Packer.ts"
+
+/** Longest title and heading shown in a header line, in UTF-16 code units. */
+export const MAX_TITLE_CHARS = 120
+export const MAX_HEADING_CHARS = 80
+
+const RELATIONS = /^relations$/i
+// A GFM table's delimiter row: cells of dashes with optional alignment colons.
+const DELIMITER_ROW = /^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/
+
+export interface MarkdownNote {
+  readonly title: string
+  /** Frontmatter fields over the caller's defaults. */
+  readonly fields: Fields
+  readonly drafts: ReadonlyArray<Draft>
+}
+
+interface Section {
+  readonly headingLine: number | undefined
+  readonly path: ReadonlyArray<string>
+  readonly relations: boolean
+  readonly units: Array<Unit>
+}
+
+/** Offsets of the start of every line, and the line of an offset. */
+const lineTable = (lines: ReadonlyArray<string>) => {
+  const starts: Array<number> = []
+  let offset = 0
+  for (const line of lines) {
+    starts.push(offset)
+    offset += line.length + 1
+  }
+  const lineOf = (at: number): number => {
+    let low = 0
+    let high = starts.length - 1
+    while (low < high) {
+      const middle = (low + high + 1) >> 1
+      if (starts[middle]! <= at) low = middle
+      else high = middle - 1
+    }
+    return low + 1
+  }
+  return { starts, lineOf }
+}
+
+export const chunkMarkdown = (
+  path: string,
+  text: string,
+  defaults: Fields,
+  options: ChunkOptions
+): MarkdownNote => {
+  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
+  const lines = source.split("\n")
+  const { starts, lineOf } = lineTable(lines)
+  const span = (first: number, last: number): { start: number; end: number } => {
+    const line = lines[last - 1]!
+    return { start: starts[first - 1]!, end: starts[last - 1]! + line.length - (line.endsWith("\r") ? 1 : 0) }
+  }
+  const all = blocks(lines)
+  const yaml = all[0]?.kind === "yaml" ? all[0] : undefined
+  const own = yaml === undefined ? {} : readYaml(lines.slice(yaml.startLine, yaml.endLine - 1).join("\n"))
+  const fields: Fields = { ...defaults, ...own }
+
+  const headings = new Map<Block, string>()
+  for (const block of all) if (block.kind === "heading") headings.set(block, headingText(rawHeading(lines, block)))
+  const declared = fieldText(fields, "title")
+  // The same rule as discovery's document title, so a note reads the same in the snapshot and the index.
+  const titleBlock = declared !== undefined
+    ? undefined
+    : (all.find((block) => block.kind === "heading" && block.depth === 1) ??
+      all.find((block) => block.kind === "heading" && block.depth <= 3))
+  const title = declared ?? (titleBlock === undefined ? undefined : headings.get(titleBlock)) ??
+    basename(path).replace(/\.[^.]+$/, "")
+
+  const unitOf = (block: Block): Unit => {
+    const whole = span(block.startLine, block.endLine)
+    if (block.parts.length > 1) {
+      return { ...whole, children: () => block.parts.map(([first, last]) => span(first, last)) }
+    }
+    const second = lines[block.startLine]
+    if (block.kind === "paragraph" && block.endLine > block.startLine + 1 && second !== undefined &&
+      DELIMITER_ROW.test(second) && (lines[block.startLine - 1]!.includes("|") || second.includes("|"))) {
+      const header = source.slice(whole.start, span(block.startLine + 1, block.startLine + 1).end)
+      const rows = (): Array<Unit> => {
+        const out: Array<Unit> = []
+        for (let line = block.startLine + 2; line <= block.endLine; line++) out.push(span(line, line))
+        return out
+      }
+      return { ...whole, children: rows, repeat: header }
+    }
+    return whole
+  }
+
+  const regions = generatedRegions(source)
+  const sections: Array<Section> = []
+  const stack: Array<{ readonly depth: number; readonly text: string; readonly inPath: boolean }> = []
+  let current: Section = { headingLine: undefined, path: [], relations: false, units: [] }
+  for (const block of all) {
+    if (block === yaml || isInside(regions, block.startLine)) continue
+    if (block.kind !== "heading") {
+      current.units.push(unitOf(block))
+      continue
+    }
+    sections.push(current)
+    while (stack.length > 0 && stack[stack.length - 1]!.depth >= block.depth) stack.pop()
+    const heading = headings.get(block)!
+    stack.push({ depth: block.depth, text: heading, inPath: block !== titleBlock })
+    current = {
+      headingLine: block.startLine,
+      path: stack.filter((entry) => entry.inPath).map((entry) => entry.text),
+      relations: RELATIONS.test(heading),
+      // A heading too long for the header line is kept whole in the body instead.
+      units: heading.length > MAX_HEADING_CHARS && block !== titleBlock ? [span(block.startLine, block.endLine)] : []
+    }
+  }
+  sections.push(current)
+
+  const drafts: Array<Draft> = []
+  for (const section of sections) {
+    if (section.units.length === 0) continue
+    const header = headerLine(title, section.path, MAX_TITLE_CHARS, MAX_HEADING_CHARS)
+    const budget = Math.max(options.targetTokens - options.count(`${header}\n`), Math.floor(options.targetTokens / 4))
+    pack(source, section.units, budget, options.count).forEach((piece, i) => {
+      drafts.push({
+        headingPath: section.path,
+        symbols: [],
+        body: piece.text,
+        text: `${header}\n${piece.text}`,
+        lineStart: i === 0 && section.headingLine !== undefined ? section.headingLine : lineOf(piece.start),
+        lineEnd: lineOf(piece.end - 1),
+        isLinkList: isLinkList(piece.text, section.relations)
+      })
+    })
+  }
+  return { title, fields, drafts }
+}
