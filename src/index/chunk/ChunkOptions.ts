@@ -20,7 +20,8 @@ export interface ChunkOptions {
   readonly count: (text: string) => number
   /**
    * Case-insensitive substrings of an author name or e-mail that mark the author as an agent or a
-   * bot rather than a person.
+   * bot rather than a person; a pattern that begins or ends with a letter or digit must meet a
+   * word boundary there (`bot@` marks `ci-bot@x.org`, not `abbot@x.org`).
    */
   readonly agentPatterns: ReadonlyArray<string>
 }
