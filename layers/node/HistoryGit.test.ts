@@ -1,0 +1,150 @@
+import { NodeServices } from "@effect/platform-node"
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Option } from "effect"
+import * as Digest from "effect/crypto/Digest"
+import * as NodeChild from "node:child_process"
+import * as NodeFs from "node:fs"
+import * as NodeOs from "node:os"
+import * as NodePath from "node:path"
+import { chunkFile } from "../../src/index/chunk/ChunkFile.ts"
+import { History } from "../../src/ports/History.ts"
+import * as HistoryGit from "./HistoryGit.ts"
+
+/** Runs git in `root` with the author and committer dates set, so the ages are known. */
+const git = (root: string, args: ReadonlyArray<string>, date?: string) => {
+  const env = {
+    ...process.env,
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    GIT_AUTHOR_NAME: "Ada",
+    GIT_AUTHOR_EMAIL: "ada@example.com",
+    GIT_COMMITTER_NAME: "Ada",
+    GIT_COMMITTER_EMAIL: "ada@example.com",
+    ...(date === undefined ? {} : { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date })
+  }
+  const result = NodeChild.spawnSync("git", [...args], { cwd: root, env, encoding: "utf8" })
+  if (result.status !== 0) throw new Error(`git ${args.join(" ")}: ${result.stderr}`)
+}
+
+const write = (root: string, path: string, text: string) => {
+  NodeFs.mkdirSync(NodePath.dirname(NodePath.join(root, path)), { recursive: true })
+  NodeFs.writeFileSync(NodePath.join(root, path), text)
+}
+
+const withRoot = <A, E>(setup: (root: string) => void, use: (root: string) => Effect.Effect<A, E, History>, options?: HistoryGit.HistoryGitOptions) =>
+  Effect.gen(function*() {
+    const root = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "cairn-history-"))
+    setup(root)
+    return yield* use(root).pipe(
+      Effect.provide(HistoryGit.layer(root, options)),
+      Effect.ensuring(Effect.sync(() => NodeFs.rmSync(root, { recursive: true, force: true })))
+    )
+  }).pipe(Effect.provide(NodeServices.layer))
+
+const V1 = "# Guide\n\nFirst words.\n\n## Later\n\nSecond words.\n"
+const V2 = "# Guide\n\nFirst words.\n\n## Later\n\nSecond words, revised.\n"
+
+const repository = (root: string) => {
+  git(root, ["init", "-q"])
+  write(root, "docs/guide.md", V1)
+  git(root, ["add", "."])
+  git(root, ["commit", "-q", "-m", "first"], "2021-03-04T05:06:07Z")
+  write(root, "docs/guide.md", V2)
+  git(root, ["commit", "-q", "-am", "second"], "2024-11-12T13:14:15Z")
+}
+
+describe("HistoryGit", () => {
+  it.effect("blame - each line's author time from commits with set dates", () =>
+    withRoot(repository, () =>
+      Effect.gen(function*() {
+        const history = yield* History
+        assert.isTrue(yield* history.isRepository)
+        const lines = Option.getOrThrow(yield* history.blame("docs/guide.md"))
+        assert.deepStrictEqual(lines.map((l) => [l.line, new Date(l.authorTime * 1000).toISOString()]), [
+          [1, "2021-03-04T05:06:07.000Z"],
+          [2, "2021-03-04T05:06:07.000Z"],
+          [3, "2021-03-04T05:06:07.000Z"],
+          [4, "2021-03-04T05:06:07.000Z"],
+          [5, "2021-03-04T05:06:07.000Z"],
+          [6, "2021-03-04T05:06:07.000Z"],
+          [7, "2024-11-12T13:14:15.000Z"]
+        ])
+        assert.deepStrictEqual([lines[0]!.author, lines[0]!.authorMail], ["Ada", "ada@example.com"])
+      })))
+
+  it.effect("blame - feeds chunk ages: each chunk carries its newest line's time", () =>
+    withRoot(repository, () =>
+      Effect.gen(function*() {
+        const history = yield* History
+        const lines = Option.getOrThrow(yield* history.blame("docs/guide.md"))
+        const chunks = yield* chunkFile({ path: "docs/guide.md", text: V2, history: lines }).pipe(Effect.provide(Digest.layerWebCrypto))
+        assert.deepStrictEqual(chunks.map((c) => [c.headingPath, c.provenance.createdAt]), [
+          [[], "2021-03-04T05:06:07Z"],
+          [["Later"], "2024-11-12T13:14:15Z"]
+        ])
+      })))
+
+  it.effect("blame - lines not yet committed are left out; an untracked file has no history", () =>
+    withRoot((root) => {
+      repository(root)
+      write(root, "docs/guide.md", `${V2}\nAn uncommitted line.\n`)
+      write(root, "docs/new.md", "Not added.\n")
+    }, () =>
+      Effect.gen(function*() {
+        const history = yield* History
+        const lines = Option.getOrThrow(yield* history.blame("docs/guide.md"))
+        assert.deepStrictEqual(lines.map((l) => l.line), [1, 2, 3, 4, 5, 6, 7])
+        assert.isTrue(Option.isNone(yield* history.blame("docs/new.md")))
+        assert.isTrue(Option.isNone(yield* history.blame("docs/missing.md")))
+      })))
+
+  it.effect("blame - a root outside any work tree has no history", () =>
+    withRoot((root) => write(root, "a.md", "x\n"), () =>
+      Effect.gen(function*() {
+        const history = yield* History
+        assert.isFalse(yield* history.isRepository)
+        assert.isTrue(Option.isNone(yield* history.blame("a.md")))
+      })))
+})
+
+describe("HistoryGit without git", () => {
+  it.effect("blame - a missing git executable means no history, not a failure", () =>
+    withRoot((root) => write(root, "a.md", "x\n"), () =>
+      Effect.gen(function*() {
+        const history = yield* History
+        assert.isFalse(yield* history.isRepository)
+        assert.isTrue(Option.isNone(yield* history.blame("a.md")))
+      }), { git: "/nonexistent/cairn-test/git" }))
+})
+
+describe("parsePorcelain", () => {
+  it("parsePorcelain - reads each record, drops uncommitted lines, keeps line order", () => {
+    const sha = "a".repeat(40)
+    const output = [
+      `${sha} 3 2 1`,
+      "author Grace",
+      "author-mail <grace@example.com>",
+      "author-time 1700000000",
+      "summary x",
+      "filename f.md",
+      "\tsecond line",
+      `${sha} 1 1 1`,
+      "author Ada",
+      "author-mail <ada@example.com>",
+      "author-time 1600000000",
+      "filename f.md",
+      "\tauthor fake-header-in-content",
+      `${"0".repeat(40)} 3 3 1`,
+      "author Not Committed Yet",
+      "author-mail <not.committed.yet>",
+      "author-time 1900000000",
+      "filename f.md",
+      "\tnew",
+      ""
+    ].join("\n")
+    assert.deepStrictEqual(HistoryGit.parsePorcelain(output), [
+      { line: 1, authorTime: 1600000000, author: "Ada", authorMail: "ada@example.com" },
+      { line: 2, authorTime: 1700000000, author: "Grace", authorMail: "grace@example.com" }
+    ])
+  })
+})
