@@ -65,7 +65,8 @@ const splitText = (source: string, unit: Span, budget: number): ReadonlyArray<Sp
 const refine = (source: string, unit: Unit, budget: number, count: Count): Array<Piece> => {
   const repeat = unit.repeat
   const own = unit.children?.()
-  if (repeat !== undefined && own !== undefined && own.length > 0) {
+  // Repeating the header is worth it only while it leaves most of the budget to the rows.
+  if (repeat !== undefined && own !== undefined && own.length > 0 && count(`${repeat}\n`) * 2 <= budget) {
     // The children follow the repeated text in the source; every piece carries it, the first from the source itself.
     const inner = Math.max(1, budget - count(`${repeat}\n`))
     const rows = cover(own, { start: own[0]!.start, end: unit.end })
