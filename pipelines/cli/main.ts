@@ -1,5 +1,6 @@
 /** The process entry point: the only caller of `NodeRuntime.runMain`. */
-import { NodeRuntime, NodeServices } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Effect } from "effect"
 import { Command } from "effect/cli"
 import { cairn, VERSION } from "./Cli.ts"
