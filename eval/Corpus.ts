@@ -29,10 +29,13 @@ export interface EvalCorpus {
 
 const normalise = (text: string): string => text.replace(/`/gu, "").replace(/\s+/gu, " ").toLowerCase()
 
-/** Whether `needle` occurs anywhere in the corpus (normalised as the metrics match). */
+/** Whether `needle` occurs in some document of the corpus (normalised as the metrics match; never across two documents). */
 export const corpusContains = (corpus: EvalCorpus) => {
-  const joined = normalise([...corpus.documents.values()].join("\n"))
-  return (needle: string): boolean => joined.includes(normalise(needle))
+  const documents = [...corpus.documents.values()].map(normalise)
+  return (needle: string): boolean => {
+    const wanted = normalise(needle)
+    return documents.some((document) => document.includes(wanted))
+  }
 }
 
 /** Whether `needle` occurs on one line of a document, as the chunker kept it. */

@@ -61,7 +61,8 @@ export const distinctPrecisionAt = (o: Observation, k: number): number => {
   return distinctNotes(o.claims).slice(0, k).filter((n) => relevant.has(n)).length / k
 }
 
-const headingOf = (block: string): string => block.replace(/^#+\s*/u, "").trim().toLowerCase()
+/** A heading compared as text: no leading hashes, no inline-code or emphasis marks, folded. */
+const headingOf = (block: string): string => block.replace(/^#+\s*/u, "").replace(/[`*_]/gu, "").replace(/\s+/gu, " ").trim().toLowerCase()
 
 /**
  * Block reading: of the first k slots, the share holding the very section the question names
@@ -72,7 +73,7 @@ export const blockPrecisionAt = (o: Observation, k: number): number | undefined 
   if (primary === undefined || primary === null || primaryBlock === undefined) return undefined
   const heading = headingOf(primaryBlock)
   return o.claims.slice(0, k).filter((c) =>
-    c.note === primary && (c.heading ?? "").trim().toLowerCase() === heading
+    c.note === primary && headingOf(c.heading ?? "") === heading
   ).length / k
 }
 

@@ -57,7 +57,8 @@ const sliceTable = (result: ConditionResult, title: string, key: (o: ConditionRe
   for (const [name, list] of [...groups].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const r = M.rankingSummary(list)
     const v = M.summariseVerdicts(list)
-    lines.push(`| ${name} | ${list.length} | ${r.count} | ${f4(r.hitAt5)} | ${f4(r.precisionAt1)} | ${f4(r.precisionAt5)} | ${f4(r.mrr)} | ${f4(r.ndcgAt10)} | ${v.judged === 0 ? "—" : f4(v.cch)} |`)
+    const scored = (n: number) => (r.count === 0 ? "—" : f4(n))
+    lines.push(`| ${name} | ${list.length} | ${r.count} | ${scored(r.hitAt5)} | ${scored(r.precisionAt1)} | ${scored(r.precisionAt5)} | ${scored(r.mrr)} | ${scored(r.ndcgAt10)} | ${v.judged === 0 ? "—" : f4(v.cch)} |`)
   }
   return [...lines, ""]
 }

@@ -14,7 +14,8 @@ export interface Validation {
   readonly warnings: ReadonlyArray<string>
 }
 
-const headingText = (block: string): string => block.replace(/^#+\s*/u, "").trim().toLowerCase()
+/** A heading compared as text: no leading hashes, no inline-code or emphasis marks, folded. */
+const headingText = (block: string): string => block.replace(/^#+\s*/u, "").replace(/[`*_]/gu, "").replace(/\s+/gu, " ").trim().toLowerCase()
 
 export const validate = (
   questions: ReadonlyArray<LoadedQuestion>,
@@ -49,7 +50,7 @@ export const validate = (
       if (q.primaryBlock !== undefined && typeof q.primary === "string") {
         const wanted = headingText(q.primaryBlock)
         const found = corpus.chunks.some((c) =>
-          c.noteId === q.primary && (c.headingPath.some((h) => h.trim().toLowerCase() === wanted) || c.title.trim().toLowerCase() === wanted))
+          c.noteId === q.primary && (c.headingPath.some((h) => headingText(h) === wanted) || headingText(c.title) === wanted))
         if (!found) errors.push(`${where}: primaryBlock "${q.primaryBlock}" is no heading of ${q.primary}`)
       }
       for (const decoy of q.mustNotContain ?? []) {

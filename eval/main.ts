@@ -1,0 +1,193 @@
+/**
+ * `npm run eval`: the question sets against their corpora, the gate, and the reports.
+ *
+ *   node eval/main.ts [--gate] [--set NAME]... [--conditions a,b | --ablations] [--split dev|heldout --final]
+ *                     [--output DIR] [--corpora DIR] [--config JSON]
+ *
+ * The shared corpora are found under `--corpora` (default `$CAIRN_CORPORA`, else `../shared/corpora`
+ * beside the repository); where they are absent the run says so and runs the sets it has. Without
+ * `--gate` the run reports and exits 0, and says that it was not gated.
+ */
+import { NodeServices } from "@effect/platform-node"
+import { Effect, FileSystem, Path } from "effect"
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { join, resolve } from "node:path"
+import * as RetrievalConfig from "../src/RetrievalConfig.ts"
+import { CONDITIONS, type Condition, conditionNamed } from "./conditions.ts"
+import type { EvalCorpus } from "./Corpus.ts"
+import { DEFAULT_BUDGET_TOKENS, gateChecks, type GateCheck } from "./gates.ts"
+import { type CorpusSpec, loadCorpus } from "./loadCorpus.ts"
+import { deletedContentProbe, emptyKnowledgeBaseProbes } from "./probes.ts"
+import { decodeQuestionFile } from "./Question.ts"
+import { reportMarkdown, resultsJson } from "./report.ts"
+import { type LoadedQuestion, runBench } from "./run.ts"
+import { validate } from "./validate.ts"
+
+const repository = resolve(import.meta.dirname, "..")
+
+interface SetSpec {
+  readonly name: string
+  readonly questions: string
+  readonly corpus: (corpora: string) => CorpusSpec
+  /** False when the corpus lives outside the repository and may be absent. */
+  readonly bundled: boolean
+}
+
+const teamKb = join(repository, "eval/corpora/team-kb")
+export const SETS: ReadonlyArray<SetSpec> = [
+  {
+    name: "team-kb",
+    questions: join(repository, "eval/questions/team-kb"),
+    bundled: true,
+    corpus: () => ({
+      name: "team-kb",
+      root: teamKb,
+      exclude: ["README.md"],
+      anchor: (JSON.parse(readFileSync(join(teamKb, "corpus.json"), "utf8")) as { anchor: string }).anchor,
+      conflictsJson: join(teamKb, "conflicts.json"),
+      gapsJson: join(teamKb, "gaps.json")
+    })
+  },
+  ...["sourcegraph-handbook", "govuk-developer-docs"].map((name): SetSpec => ({
+    name,
+    questions: join(repository, `eval/questions/${name}`),
+    bundled: false,
+    corpus: (corpora) => ({ name, root: join(corpora, name), historyTsv: join(corpora, `${name}.history.tsv`) })
+  }))
+]
+
+interface Args {
+  readonly gate: boolean
+  readonly sets: ReadonlyArray<string>
+  readonly conditions: ReadonlyArray<Condition>
+  readonly split: "dev" | "heldout"
+  readonly final: boolean
+  readonly output: string
+  readonly corpora: string
+  readonly overrides: unknown
+}
+
+const fail = (message: string): never => {
+  process.stderr.write(`eval: ${message}\n`)
+  process.exit(2)
+}
+
+export const parseArgs = (argv: ReadonlyArray<string>): Args => {
+  const args = { gate: false, sets: [] as Array<string>, conditions: ["full"], split: "dev" as "dev" | "heldout", final: false, output: join(repository, "eval-results"), corpora: process.env.CAIRN_CORPORA ?? resolve(repository, "../shared/corpora"), overrides: undefined as unknown }
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i]!
+    const value = () => argv[++i] ?? fail(`${flag} needs a value`)
+    if (flag === "--gate") args.gate = true
+    else if (flag === "--final") args.final = true
+    else if (flag === "--set") args.sets.push(value())
+    else if (flag === "--conditions") args.conditions = value().split(",")
+    else if (flag === "--ablations") args.conditions = CONDITIONS.map((c) => c.name)
+    else if (flag === "--split") {
+      const split = value()
+      if (split !== "dev" && split !== "heldout") fail(`--split takes dev or heldout, not ${split}`)
+      args.split = split as "dev" | "heldout"
+    } else if (flag === "--output") args.output = resolve(value())
+    else if (flag === "--corpora") args.corpora = resolve(value())
+    else if (flag === "--config") {
+      const raw = value()
+      try {
+        args.overrides = JSON.parse(raw)
+      } catch {
+        fail(`--config takes JSON, got ${raw}`)
+      }
+    } else fail(`unknown flag ${flag}; see the header of eval/main.ts`)
+  }
+  if (args.split === "heldout" && !args.final) fail("the heldout split is spent once, at the end: pass --final to spend it")
+  const conditions = args.conditions.map((name) => conditionNamed(name) ?? fail(`unknown condition ${name}; known: ${CONDITIONS.map((c) => c.name).join(", ")}`))
+  const unknownSet = args.sets.find((s) => !SETS.some((set) => set.name === s))
+  if (unknownSet !== undefined) fail(`unknown set ${unknownSet}; known: ${SETS.map((s) => s.name).join(", ")}`)
+  return { ...args, conditions }
+}
+
+/** Every question file of a set, sorted, decoded; an undecodable file is an error, not a skip. */
+const loadQuestions = (folder: string) =>
+  Effect.gen(function*() {
+    const files = readdirSync(folder).filter((f) => f.endsWith(".json")).sort()
+    const loaded: Array<LoadedQuestion> = []
+    for (const file of files) {
+      const questions = yield* decodeQuestionFile(JSON.parse(readFileSync(join(folder, file), "utf8")))
+      for (const question of questions) loaded.push({ file, question })
+    }
+    return loaded
+  })
+
+const withOverrides = (conditions: ReadonlyArray<Condition>, overrides: unknown): ReadonlyArray<Condition> =>
+  overrides === undefined
+    ? conditions
+    : conditions.map((c) => ({ ...c, options: { ...c.options, config: { ...(c.options.config as object ?? {}), ...(overrides as object) } } }))
+
+export const runEval = (args: Args) =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const path = yield* Path.Path
+    let failed = false
+    const chosen = SETS.filter((set) => args.sets.length === 0 || args.sets.includes(set.name))
+    for (const set of chosen) {
+      const spec = set.corpus(args.corpora)
+      if (!set.bundled && !(yield* fs.exists(spec.root))) {
+        process.stdout.write(`${set.name}: corpus not found at ${spec.root}; skipped (pass --corpora DIR or set CAIRN_CORPORA)\n`)
+        continue
+      }
+      const started = performance.now()
+      const corpus: EvalCorpus = yield* loadCorpus(spec)
+      const all = yield* loadQuestions(set.questions)
+      const validation = validate(all, corpus)
+      if (validation.errors.length > 0) {
+        process.stdout.write(`${set.name}: ${validation.errors.length} question errors\n${validation.errors.map((e) => `  ${e}`).join("\n")}\n`)
+        failed = true
+        continue
+      }
+      const questions = all.filter((q) => q.question.split === args.split)
+      const bench = yield* runBench({
+        corpus,
+        questions,
+        conditions: withOverrides(args.conditions, args.overrides),
+        budgetTokens: DEFAULT_BUDGET_TOKENS,
+        onProgress: ({ condition, done, total }) => {
+          if (done === total || done % 25 === 0) process.stderr.write(`${set.name} ${condition}: ${done}/${total}\n`)
+        }
+      })
+      let gate: ReadonlyArray<GateCheck> | undefined
+      if (args.gate) {
+        const probes = [...(yield* emptyKnowledgeBaseProbes), yield* deletedContentProbe(corpus, questions.map((q) => q.question))]
+        gate = gateChecks({
+          corpus,
+          declaredAnchor: spec.anchor === undefined ? corpus.anchor : Date.parse(spec.anchor),
+          result: bench.conditions[0]!,
+          budgetTokens: bench.budgetTokens,
+          overrides: args.overrides,
+          questionsOnDisk: questions.length,
+          supersededNotes: new Set(corpus.chunks.filter((c) => c.status === "superseded" || c.provenance.state === "superseded").map((c) => c.noteId)),
+          probes
+        })
+        if (!gate.every((c) => c.pass)) failed = true
+      }
+      const outDir = path.join(args.output, set.name)
+      mkdirSync(outDir, { recursive: true })
+      const command = `node eval/main.ts${args.gate ? " --gate" : ""} --set ${set.name} --split ${args.split}`
+      writeFileSync(path.join(outDir, "results.json"), resultsJson(bench, gate, { ...RetrievalConfig.defaults, overrides: args.overrides ?? null }))
+      writeFileSync(path.join(outDir, "report.md"), reportMarkdown(bench, gate, { command, split: args.split }))
+      const s = bench.conditions[0]!.summary
+      const gateWord = gate === undefined ? "not gated" : gate.every((c) => c.pass) ? "gate PASS" : `gate FAIL (${gate.filter((c) => !c.pass).map((c) => c.name).join(", ")})`
+      process.stdout.write(
+        `${set.name} [${args.split}, ${questions.length} questions, ${((performance.now() - started) / 1000).toFixed(1)} s]: ` +
+        `hit@5 ${s.ranking.hitAt5.toFixed(4)} p@1 ${s.ranking.precisionAt1.toFixed(4)} p@5 ${s.ranking.precisionAt5.toFixed(4)} ` +
+        `MRR ${s.ranking.mrr.toFixed(4)} nDCG@10 ${s.ranking.ndcgAt10.toFixed(4)} CCH_r ${s.verdicts.cch.toFixed(4)} ` +
+        `median tokens ${s.tokens.median} — ${gateWord}; ${validation.warnings.length} warnings; report ${path.join(outDir, "report.md")}\n`
+      )
+    }
+    return failed
+  })
+
+if (import.meta.main) {
+  const args = parseArgs(process.argv.slice(2))
+  const failed = await Effect.runPromise(runEval(args).pipe(Effect.provide(NodeServices.layer)))
+  if (!args.gate) process.stdout.write("Not gated: reported only, exit 0. Run with --gate to enforce the floors.\n")
+  process.exit(args.gate && failed ? 1 : 0)
+}
+
