@@ -12,8 +12,11 @@ import { serialize } from "../../src/discovery/Assemble.ts"
 import { discoverStream } from "../discover.ts"
 import { makeReporter } from "./Progress.ts"
 
+// A schema message puts the field on its second line ("Missing key\n  at ["schemaVersion"]"): keep both.
 const previousInvalid = (path: string) => (error: { readonly message: string }) =>
-  new DiscoveryError({ reason: new PreviousInvalid({ path, detail: error.message.split("\n")[0] ?? "" }) })
+  new DiscoveryError({
+    reason: new PreviousInvalid({ path, detail: error.message.split("\n").slice(0, 2).map((line) => line.trim()).join(" ") })
+  })
 
 const readPrevious = (path: string): Effect.Effect<Snapshot, DiscoveryError, FileSystem.FileSystem> =>
   Effect.gen(function*() {
