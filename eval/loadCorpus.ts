@@ -18,7 +18,7 @@ export interface CorpusSpec {
   readonly name: string
   /** The folder holding the notes. */
   readonly root: string
-  /** Files of the folder that describe the corpus rather than belong to it. */
+  /** Files (exact paths) or folders (ending in `/`) that describe the corpus rather than belong to it. */
   readonly exclude?: ReadonlyArray<string>
   /** `<corpus>.history.tsv` with per-file commit dates, when the corpus has one. */
   readonly historyTsv?: string
@@ -55,7 +55,8 @@ const readHistory = (text: string): Map<string, number> => {
 export const loadCorpus = Effect.fn("loadCorpus")(function*(spec: CorpusSpec) {
   const fs = yield* FileSystem.FileSystem
   const path = yield* Path.Path
-  const excluded = new Set(spec.exclude ?? [])
+  const exclude = spec.exclude ?? []
+  const isExcluded = (file: string) => exclude.some((entry) => (entry.endsWith("/") ? file.startsWith(entry) : file === entry))
   const extensions = spec.includeCode === true ? new Set([...MARKDOWN_EXTENSIONS, ...CODE_EXTENSIONS]) : MARKDOWN_EXTENSIONS
 
   const snapshot = yield* discover({ root: spec.root })
@@ -64,7 +65,7 @@ export const loadCorpus = Effect.fn("loadCorpus")(function*(spec: CorpusSpec) {
       const note = noteOf(entity.id)
       return note === undefined ? [] : [note]
     })
-    .filter((file) => !excluded.has(file) && extensions.has(path.extname(file).toLowerCase()))
+    .filter((file) => !isExcluded(file) && extensions.has(path.extname(file).toLowerCase()))
     .sort(byCodeUnit)
 
   const history = spec.historyTsv === undefined ? undefined : readHistory(yield* fs.readFileString(spec.historyTsv))

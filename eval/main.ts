@@ -48,6 +48,18 @@ export const SETS: ReadonlyArray<SetSpec> = [
       gapsJson: join(teamKb, "gaps.json")
     })
   },
+  {
+    // This repository's own code and docs; its history gives the ages when it is a git work tree.
+    name: "cairn-self",
+    questions: join(repository, "eval/questions/cairn-self"),
+    bundled: true,
+    corpus: () => ({
+      name: "cairn-self",
+      root: repository,
+      includeCode: true,
+      exclude: ["eval/", "test/", "property-tests/", "bench/", "node_modules/", "scratch/", "eval-results/"]
+    })
+  },
   ...["sourcegraph-handbook", "govuk-developer-docs"].map((name): SetSpec => ({
     name,
     questions: join(repository, `eval/questions/${name}`),
@@ -129,6 +141,10 @@ export const runEval = (args: Args) =>
     const chosen = SETS.filter((set) => args.sets.length === 0 || args.sets.includes(set.name))
     for (const set of chosen) {
       const spec = set.corpus(args.corpora)
+      if (!(yield* fs.exists(set.questions))) {
+        process.stdout.write(`${set.name}: no question set at ${set.questions}; skipped\n`)
+        continue
+      }
       if (!set.bundled && !(yield* fs.exists(spec.root))) {
         process.stdout.write(`${set.name}: corpus not found at ${spec.root}; skipped (pass --corpora DIR or set CAIRN_CORPORA)\n`)
         continue
