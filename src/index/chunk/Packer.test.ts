@@ -47,6 +47,15 @@ describe("pack", () => {
     for (const piece of pieces) assert.isAtMost(utf8Length(piece.text), 24)
   })
 
+  it("pack - a header that would take over half the budget is not repeated; its rows are packed as plain lines", () => {
+    const source = "| a long header |\n|---|\n| 1 |\n| 2 |"
+    const rows = [{ start: 24, end: 29 }, { start: 30, end: 35 }]
+    const unit: Unit = { start: 0, end: source.length, children: () => rows, repeat: "| a long header |\n|---|" }
+    const pieces = pack(source, [unit], 30, utf8Length)
+    assert.isTrue(pieces.every((p) => !p.text.includes("long header") || p.start === 0))
+    assert.strictEqual(pieces.map((p) => p.text).join("\n"), source)
+  })
+
   it("pack - without children a unit is split by lines, then sentences, then words, then byte windows", () => {
     const sentences = "One two three. Four five six."
     assert.deepStrictEqual(pack(sentences, [{ start: 0, end: sentences.length }], 15, utf8Length).map((p) => p.text), [

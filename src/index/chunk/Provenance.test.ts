@@ -35,8 +35,8 @@ describe("Provenance", () => {
     assert.strictEqual(withHistory.createdAt, "2025-01-02T03:04:05Z")
     const declared = provenanceOf({ ...base, fields, history: undefined, lineStart: 4, lineEnd: 4 })
     assert.deepStrictEqual([declared.createdAt, declared.author], ["2023-07-08T00:00:00Z", "Lin"])
-    const created = provenanceOf({ ...base, fields: { created: "2020-01-01T12:00:00Z" }, history: undefined, lineStart: 1, lineEnd: 1 })
-    assert.strictEqual(created.createdAt, "2020-01-01T12:00:00Z")
+    const created = provenanceOf({ ...base, fields: { created: "2020-01-01T12:00:00Z", owner: "marta" }, history: undefined, lineStart: 1, lineEnd: 1 })
+    assert.deepStrictEqual([created.createdAt, created.author], ["2020-01-01T12:00:00Z", "marta"])
   })
 
   it("provenanceOf - lines history does not cover fall back to frontmatter, and with neither the age is unknown", () => {

@@ -2,7 +2,7 @@
  * Who wrote a chunk's words and when. The age of the words is the newest author time among the
  * chunk's lines when history is known, else the note's declared `updated` or `created` date, else
  * unknown (null), which retrieval treats as fresh and reports. The author is the one who wrote that
- * newest line, else the frontmatter `author`.
+ * newest line, else the frontmatter `author`, else its `owner`.
  */
 import type { AuthorKind, Provenance, TrustState } from "../../domain/Chunk.ts"
 import type { BlameLine } from "../../ports/History.ts"
@@ -73,15 +73,14 @@ export const newestIn = (history: LineHistory, start: number, end: number): Blam
   return newest
 }
 
-/** The frontmatter author: a name, or the first of a list. */
-const declaredAuthor = (fields: Fields): string | undefined => {
-  const value = fields["author"]
-  if (Array.isArray(value)) {
-    const first = value.find((item): item is string => typeof item === "string" && item.trim() !== "")
-    return first?.trim()
-  }
-  return text(fields, "author")
+const firstName = (fields: Fields, key: string): string | undefined => {
+  const value = fields[key]
+  if (!Array.isArray(value)) return text(fields, key)
+  return value.find((item): item is string => typeof item === "string" && item.trim() !== "")?.trim()
 }
+
+/** The frontmatter `author` (a name, or the first of a list), else the `owner` who stands behind the note. */
+const declaredAuthor = (fields: Fields): string | undefined => firstName(fields, "author") ?? firstName(fields, "owner")
 
 export interface ProvenanceInput {
   readonly fields: Fields
