@@ -1,0 +1,25 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { inProcess } from "../../src/discovery/AnalyzerPool.ts"
+import { MIN_POOLED_BATCH, pool } from "./AnalyzerPoolNode.ts"
+
+const requests = Array.from({ length: MIN_POOLED_BATCH + 37 }, (_, i) => ({
+  path: `docs/page-${i}.md`,
+  text: `---\ntype: guide\n---\n# Page ${i}\n\nSee [next](./page-${i + 1}.md), \`src/m${i % 7}.ts\` and [[page-${i % 5}]].\n`
+}))
+
+describe("AnalyzerPoolNode", () => {
+  it.effect("analyzeAll - a pooled batch answers exactly as in process, in request order", () =>
+    Effect.gen(function*() {
+      const pooled = yield* pool.analyzeAll("markdown", requests)
+      const local = yield* inProcess.analyzeAll("markdown", requests)
+      assert.strictEqual(pooled.length, requests.length)
+      assert.deepStrictEqual(pooled, local)
+    }), 60_000)
+
+  it.effect("analyzeAll - a small batch stays in process", () =>
+    Effect.gen(function*() {
+      const few = requests.slice(0, 3)
+      assert.deepStrictEqual(yield* pool.analyzeAll("markdown", few), yield* inProcess.analyzeAll("markdown", few))
+    }))
+})
