@@ -13,6 +13,7 @@ import { Effect, FileSystem, Path } from "effect"
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join, resolve } from "node:path"
 import * as RetrievalConfig from "../src/RetrievalConfig.ts"
+import { BASELINES } from "./baselines.ts"
 import { CONDITIONS, type Condition, conditionNamed } from "./conditions.ts"
 import type { EvalCorpus } from "./Corpus.ts"
 import { DEFAULT_BUDGET_TOKENS, gateChecks, type GateCheck } from "./gates.ts"
@@ -164,6 +165,7 @@ export const runEval = (args: Args) =>
         questions,
         conditions: withOverrides(args.conditions, args.overrides),
         budgetTokens: DEFAULT_BUDGET_TOKENS,
+        baselines: BASELINES,
         onProgress: ({ condition, done, total }) => {
           if (done === total || done % 25 === 0) process.stderr.write(`${set.name} ${condition}: ${done}/${total}\n`)
         }

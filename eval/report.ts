@@ -125,6 +125,14 @@ export const reportMarkdown = (
     }
     lines.push("")
   }
+  if (bench.baselines.length > 0) {
+    lines.push("## Baselines", "", "Same questions, same packer, same budget; baselines detect no gaps or conflicts.", "", "| ranker | hit@5 | precision@1 | precision@5 | MRR | nDCG@10 | CCH_r | median tokens |", "| --- | --- | --- | --- | --- | --- | --- | --- |")
+    for (const row of [{ name: `cairn (${main.condition})`, summary: main.summary }, ...bench.baselines]) {
+      const r = row.summary
+      lines.push(`| ${row.name} | ${f4(r.ranking.hitAt5)} | ${f4(r.ranking.precisionAt1)} | ${f4(r.ranking.precisionAt5)} | ${f4(r.ranking.mrr)} | ${f4(r.ranking.ndcgAt10)} | ${f4(r.verdicts.cch)} | ${f1(r.tokens.median)} |`)
+    }
+    lines.push("")
+  }
   lines.push("## Failures", "", "Positive questions with nothing relevant in the top five. The columns multiply out to the score: `score = (rerank ?? rrf) × every factor`.", "")
   for (const o of main.observations.filter(isFailure)) {
     lines.push(`### ${o.question.id}: ${o.question.question.slice(0, 120)}`, "", `Expected: ${o.question.relevant.join(", ")}.`, "")

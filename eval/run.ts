@@ -9,6 +9,7 @@ import * as Recall from "../layers/Recall.ts"
 import { recallTrace } from "../pipelines/recall.ts"
 import { anchored } from "./AnchoredClock.ts"
 import { pairedBootstrap, type PairedDelta } from "./bootstrap.ts"
+import { type Baseline, runBaseline } from "./baselines.ts"
 import type { Condition } from "./conditions.ts"
 import { corpusContains, type EvalCorpus } from "./Corpus.ts"
 import * as M from "./metrics.ts"
@@ -26,6 +27,8 @@ export interface BenchOptions {
   readonly conditions: ReadonlyArray<Condition>
   readonly budgetTokens?: number
   readonly concurrency?: number
+  /** Baselines run on the same questions through the same packer and budget. */
+  readonly baselines?: ReadonlyArray<Baseline>
   readonly onProgress?: (event: { readonly condition: string; readonly done: number; readonly total: number }) => void
 }
 
@@ -56,6 +59,7 @@ export interface BenchResult {
   readonly budgetTokens: number
   readonly questionCount: number
   readonly conditions: ReadonlyArray<ConditionResult>
+  readonly baselines: ReadonlyArray<{ readonly name: string; readonly description: string; readonly summary: ConditionSummary }>
   /** Per condition after the first: metric → paired delta against the first. */
   readonly deltas: ReadonlyArray<{ readonly condition: string; readonly against: string; readonly metrics: Readonly<Record<string, PairedDelta>> }>
 }
@@ -158,12 +162,18 @@ export const runBench = Effect.fn("runBench")(function*(options: BenchOptions) {
       pairedBootstrap(keyed(first.observations, metric), keyed(other.observations, metric))
     ]))
   }))
+  const baselines: Array<BenchResult["baselines"][number]> = []
+  for (const baseline of options.baselines ?? []) {
+    const observations = yield* runBaseline(baseline, options.corpus, options.questions, budgetTokens)
+    baselines.push({ name: baseline.name, description: baseline.description, summary: summarise(options.corpus, observations) })
+  }
   return {
     corpus: options.corpus.name,
     anchor: new Date(options.corpus.anchor).toISOString(),
     budgetTokens,
     questionCount: options.questions.length,
     conditions: results,
+    baselines,
     deltas
   } satisfies BenchResult
 })
