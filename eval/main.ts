@@ -69,7 +69,7 @@ export const SETS: ReadonlyArray<SetSpec> = [
   }))
 ]
 
-interface Args {
+export interface Args {
   readonly gate: boolean
   readonly sets: ReadonlyArray<string>
   readonly conditions: ReadonlyArray<Condition>

@@ -7,10 +7,14 @@ import { snapshot } from "./SnapshotCommand.ts"
 
 export const VERSION = "0.1.0"
 
-export const cairn = Command.make("cairn").pipe(
-  Command.withDescription("Right-sized, attributed context from a repository for AI agents"),
-  Command.withSubcommands([snapshot])
-)
+/** The root command with the pipelines' subcommands and any the caller adds (`cairn bench`). */
+export const makeCairn = <E = never, R = never>(extra: ReadonlyArray<Command.Command<string, any, any, E, R>> = []) =>
+  Command.make("cairn").pipe(
+    Command.withDescription("Right-sized, attributed context from a repository for AI agents"),
+    Command.withSubcommands([snapshot, ...extra])
+  )
+
+export const cairn = makeCairn()
 
 /** Runs the CLI against explicit argv (tests); `Command.run` reads the process arguments instead. */
 export const runWith = Command.runWith(cairn, { version: VERSION })
