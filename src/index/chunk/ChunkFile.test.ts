@@ -106,6 +106,8 @@ describe("chunkFile", () => {
       assert.deepStrictEqual([plain[0]!.noteType, plain[0]!.provenance.state, plain[0]!.provenance.author], ["reference", "verified", "ops-team"])
       const own = yield* chunkFile({ path: "notes/a.md", text: "---\ntype: convention\nverified: false\n---\nBody.\n", frontmatterDefaults: defaults })
       assert.deepStrictEqual([own[0]!.noteType, own[0]!.provenance.state], ["convention", "unverified"])
+      const script = yield* chunkFile({ path: "notes/tool.py", text: "print(1)\n", frontmatterDefaults: defaults })
+      assert.strictEqual(script[0]!.noteType, "code")
     }).pipe(provide))
 
   it.effect("chunkFile - a module: note type code, the path as title, symbols and line ranges", () =>

@@ -16,7 +16,7 @@ import type { Draft } from "./Draft.ts"
 import { type Fields, tags as readTags, text as fieldText } from "./Frontmatter.ts"
 import { chunkLines } from "./LineChunker.ts"
 import { chunkMarkdown } from "./MarkdownChunker.ts"
-import { noteTypeOf } from "./NoteType.ts"
+import { fromPath, noteTypeOf } from "./NoteType.ts"
 import { indexHistory, provenanceOf, updatedOf } from "./Provenance.ts"
 import { noteStatusOf, trustStateOf } from "./TrustState.ts"
 
@@ -61,7 +61,8 @@ export const chunkFile = (
     const resolved = resolve(options)
     const { title, fields, drafts } = structure(input, resolved)
     const history = input.history === undefined ? undefined : indexHistory(input.history)
-    const noteType = CODE_EXTENSIONS.has(extname(input.path)) ? "code" : noteTypeOf(input.path, fieldText(fields, "type"))
+    // Source is code wherever it sits and whatever a folder's defaults declare.
+    const noteType = fromPath(input.path) === "code" ? "code" : noteTypeOf(input.path, fieldText(fields, "type"))
     const state = trustStateOf(fields)
     const status = noteStatusOf(fields)
     const updated = updatedOf(fields, history)

@@ -18,6 +18,8 @@ export const MAX_PARSED_LINE = 1_000
 /** Longest heading read inline; beyond it the raw text stands, whitespace collapsed. */
 export const MAX_INLINE_HEADING = 300
 
+const INLINE_MARKUP = /[*_`[\]<>&\\~]/
+
 // Inline constructs of CommonMark. Without them a paragraph's text is one literal run.
 const INLINE_CONSTRUCTS = [
   "attention",
@@ -89,7 +91,8 @@ const plain = (node: Nodes): string => {
 /** The words of a heading as a reader sees them (`Using \`x\`` reads `Using x`), from its raw text. */
 export const headingText = (raw: string): string => {
   const collapsed = raw.replace(/\s+/g, " ").trim()
-  if (collapsed.length > MAX_INLINE_HEADING) return collapsed
+  // Without any character inline syntax starts with, the words are already what a reader sees.
+  if (collapsed.length > MAX_INLINE_HEADING || !INLINE_MARKUP.test(collapsed)) return collapsed
   // Parsed as a heading so that text such as `1. Intro` is not read as a list.
   const tree = inline.parse(`# ${collapsed}`) as Root
   return plain(tree).replace(/\s+/g, " ").trim()

@@ -76,7 +76,15 @@ export const chunkMarkdown = (
   const fields: Fields = { ...defaults, ...own }
 
   const headings = new Map<Block, string>()
-  for (const block of all) if (block.kind === "heading") headings.set(block, headingText(rawHeading(lines, block)))
+  // Repeated headings (`Status`, `Example`) are read once.
+  const read = new Map<string, string>()
+  for (const block of all) {
+    if (block.kind !== "heading") continue
+    const raw = rawHeading(lines, block)
+    const words = read.get(raw) ?? headingText(raw)
+    read.set(raw, words)
+    headings.set(block, words)
+  }
   const declared = fieldText(fields, "title")
   // The same rule as discovery's document title, so a note reads the same in the snapshot and the index.
   const titleBlock = declared !== undefined
