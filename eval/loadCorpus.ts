@@ -10,6 +10,7 @@ import type { Chunk } from "../src/domain/Chunk.ts"
 import { chunkFile, CODE_EXTENSIONS, MARKDOWN_EXTENSIONS } from "../src/index/chunk/ChunkFile.ts"
 import type { BlameLine } from "../src/ports/History.ts"
 import type { NoteEdge } from "../src/ports/GraphStore.ts"
+import * as TokenCounterDefault from "../layers/tokens/TokenCounterDefault.ts"
 import { discover } from "../pipelines/discover.ts"
 import type { EvalCorpus, GapPremise } from "./Corpus.ts"
 import type { PlantedConflict } from "./metrics.ts"
@@ -79,7 +80,9 @@ export const loadCorpus = Effect.fn("loadCorpus")(function*(spec: CorpusSpec) {
     const blame: ReadonlyArray<BlameLine> | undefined = committed === undefined
       ? undefined
       : text.split("\n").map((_, i) => ({ line: i + 1, authorTime: committed, author: "", authorMail: "" }))
-    chunks.push(...(yield* chunkFile({ path: file, text, ...(blame === undefined ? {} : { history: blame }) }).pipe(Effect.provide(NodeCrypto.layerDigest))))
+    // Chunk boundaries by real cl100k tokens (the bounded counter), as the index sizes them.
+    chunks.push(...(yield* chunkFile({ path: file, text, ...(blame === undefined ? {} : { history: blame }) }, { count: TokenCounterDefault.counter.count })
+      .pipe(Effect.provide(NodeCrypto.layerDigest))))
   }
 
   const notes = new Set(files)
