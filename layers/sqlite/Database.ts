@@ -1,0 +1,115 @@
+/**
+ * The index file as a scoped resource: one `node:sqlite` connection with sqlite-vec loaded, in WAL
+ * mode with a busy timeout, so one writer and any number of readers (threads or processes) share
+ * the file. Opening checks the schema version and refuses a file from a newer cairn; a fresh file
+ * gets the current schema. Closing the scope closes the connection.
+ */
+import { Context, Effect, Layer } from "effect"
+import type { Scope } from "effect"
+import * as NodeFs from "node:fs"
+import * as NodePath from "node:path"
+import { DatabaseSync } from "node:sqlite"
+import * as SqliteVec from "sqlite-vec"
+import { DatabaseError } from "./DatabaseError.ts"
+import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from "./Schema.ts"
+
+export interface DatabaseShape {
+  /** Where the file is (`:memory:` for a private in-memory index). */
+  readonly path: string
+  readonly readOnly: boolean
+  readonly connection: DatabaseSync
+}
+
+export class Database extends Context.Service<Database, DatabaseShape>()("cairn/layers/sqlite/Database") {}
+
+export interface OpenOptions {
+  readonly path: string
+  /** Open for reading only: no schema is created or migrated, and a missing file is an error. */
+  readonly readOnly?: boolean
+  /** How long a statement waits for another connection's lock before failing; default 5,000. */
+  readonly busyTimeoutMillis?: number
+}
+
+/** Where an index lives by default: `<root>/.cairn/index.sqlite`. */
+export const defaultPath = (root: string): string => NodePath.join(root, ".cairn", "index.sqlite")
+
+const MEMORY = ":memory:"
+// SQLITE_NOTADB: the bytes are not a SQLite database at all.
+const SQLITE_NOTADB = 26
+
+const pragmaNumber = (db: DatabaseSync, name: string): number => {
+  const row = db.prepare(`PRAGMA ${name}`).get() as Record<string, unknown> | undefined
+  return Number(row?.[name] ?? 0)
+}
+
+/** Brings a file at `from` (0 for an empty file) to the current version, in one transaction. */
+const migrate = (db: DatabaseSync): void => {
+  db.exec("BEGIN IMMEDIATE")
+  try {
+    // Another process may have migrated between our check and our lock.
+    for (let version = pragmaNumber(db, "user_version"); version < SCHEMA_VERSION; version++) MIGRATIONS[version]!(db)
+    db.exec(`PRAGMA application_id = ${APPLICATION_ID}`)
+    db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`)
+    db.exec("COMMIT")
+  } catch (error) {
+    db.exec("ROLLBACK")
+    throw error
+  }
+}
+
+/** The refusal, if any, for a file at `version` with `applicationId` and `tables` objects. */
+const refusal = (path: string, readOnly: boolean, version: number, applicationId: number, tables: number): DatabaseError | undefined => {
+  const fail = (reason: DatabaseError["reason"], detail: string) => new DatabaseError({ reason, path, detail })
+  if (version === 0) {
+    if (tables > 0) return fail("not_an_index", `it holds ${tables} schema objects but no cairn schema version`)
+    return readOnly ? fail("missing", "the file is empty") : undefined
+  }
+  if (applicationId !== APPLICATION_ID) return fail("not_an_index", `application id ${applicationId}, expected ${APPLICATION_ID}`)
+  if (version > SCHEMA_VERSION) return fail("schema_too_new", `schema version ${version}, this cairn reads up to ${SCHEMA_VERSION}`)
+  if (version < SCHEMA_VERSION && readOnly) return fail("schema_too_old", `schema version ${version}, current is ${SCHEMA_VERSION}`)
+  return undefined
+}
+
+const connect = (options: OpenOptions): DatabaseShape => {
+  const { path } = options
+  const readOnly = options.readOnly === true
+  if (path !== MEMORY) {
+    if (readOnly && !NodeFs.existsSync(path)) throw new DatabaseError({ reason: "missing", path, detail: "no such file" })
+    if (!readOnly) NodeFs.mkdirSync(NodePath.dirname(path), { recursive: true })
+  }
+  const db = new DatabaseSync(path, { allowExtension: true, readOnly, timeout: options.busyTimeoutMillis ?? 5_000 })
+  try {
+    db.loadExtension(SqliteVec.getLoadablePath())
+    db.enableLoadExtension(false)
+    const version = pragmaNumber(db, "user_version")
+    const tables = Number((db.prepare("SELECT count(*) AS n FROM sqlite_master").get() as { n: number }).n)
+    const refused = refusal(path, readOnly, version, pragmaNumber(db, "application_id"), tables)
+    if (refused !== undefined) throw refused
+    if (!readOnly) {
+      // WAL lets readers proceed while a writer commits; NORMAL sync is crash-safe in WAL mode.
+      db.exec("PRAGMA journal_mode = WAL")
+      db.exec("PRAGMA synchronous = NORMAL")
+      if (version < SCHEMA_VERSION) migrate(db)
+    }
+    return { path, readOnly, connection: db }
+  } catch (error) {
+    db.close()
+    throw error
+  }
+}
+
+const asDatabaseError = (path: string) => (error: unknown): DatabaseError => {
+  if (error instanceof DatabaseError) return error
+  const code = (error as { errcode?: unknown }).errcode
+  const detail = error instanceof Error ? error.message : String(error)
+  return new DatabaseError({ reason: code === SQLITE_NOTADB ? "not_an_index" : "open_failed", path, detail })
+}
+
+/** Opens (creating or migrating when writable) the index at `options.path` for the enclosing scope. */
+export const open = (options: OpenOptions): Effect.Effect<DatabaseShape, DatabaseError, Scope.Scope> =>
+  Effect.acquireRelease(
+    Effect.try({ try: () => connect(options), catch: asDatabaseError(options.path) }),
+    (database) => Effect.sync(() => database.connection.close())
+  )
+
+export const layer = (options: OpenOptions): Layer.Layer<Database, DatabaseError> => Layer.effect(Database, open(options))

@@ -1,0 +1,54 @@
+/**
+ * The Embedder that wrote an index's vectors, restored from the index file, so a question is
+ * embedded into the same space as the chunks. The corpus-trained model is stored as data in
+ * `vector_space.model`; the hashing model needs only its dimension. Any other model lives outside
+ * the file, and its own Embedder layer must be provided instead.
+ */
+import { Effect, Layer } from "effect"
+import type { TextEncoderModel } from "../../src/index/HashingEmbedder.ts"
+import * as Hashing from "../../src/index/HashingEmbedder.ts"
+import * as Lsa from "../../src/index/LatentSemanticEmbedder.ts"
+import { checked, Embedder, EmbedderError } from "../../src/ports/Embedder.ts"
+import { Database } from "./Database.ts"
+import type { VectorSpace } from "./VectorTable.ts"
+import { readSpace } from "./VectorTable.ts"
+
+const unavailable = (embedder: string, detail: string) => new EmbedderError({ embedder, reason: "unavailable", index: -1, detail })
+
+const restore = (space: VectorSpace): Effect.Effect<TextEncoderModel, EmbedderError> => {
+  switch (space.modelId) {
+    case "cairn/lsa":
+      return space.model === null
+        ? Effect.fail(unavailable(space.modelId, "the index does not store the model's data; rebuild the index"))
+        : Lsa.decodeModel(space.model).pipe(
+          Effect.map(Lsa.encoder),
+          Effect.mapError((error) => unavailable(space.modelId, `the stored model does not decode (${error.message}); rebuild the index`))
+        )
+    case "cairn/hashing":
+      return Effect.succeed(Hashing.make(space.dimension))
+    default:
+      return Effect.fail(unavailable(space.modelId, "the model is not stored in the index; provide its Embedder layer"))
+  }
+}
+
+export const make = Effect.gen(function*() {
+  const { connection } = yield* Database
+  const space = yield* Effect.try({
+    try: () => readSpace(connection),
+    catch: (error) => unavailable("cairn/sqlite", error instanceof Error ? error.message : String(error))
+  })
+  if (space === undefined) return yield* unavailable("cairn/sqlite", "the index holds no vectors; index with an embedder first")
+  const encoder = yield* restore(space)
+  // A restored model that embeds differently from the one that wrote the vectors would mix spaces.
+  if (encoder.version !== space.version || encoder.dimension !== space.dimension) {
+    return yield* unavailable(space.modelId, `restored version ${encoder.version} (${encoder.dimension}) is not the stored ${space.version} (${space.dimension}); rebuild the index`)
+  }
+  return Embedder.of(checked({
+    id: encoder.id,
+    version: encoder.version,
+    dimension: encoder.dimension,
+    embed: (texts) => Effect.sync(() => texts.map(encoder.embedOne))
+  }))
+})
+
+export const layer: Layer.Layer<Embedder, EmbedderError, Database> = Layer.effect(Embedder, make)

@@ -1,0 +1,407 @@
+/**
+ * The only way into the index file: one batch, one transaction. A batch that fails anywhere
+ * (refused, an SQLite error, an exception half way, a killed process) leaves the index exactly
+ * as the previous commit left it, because nothing is visible to readers before COMMIT.
+ *
+ * Vectors never mix models. A batch whose vectors come from another model than the stored ones
+ * is refused (`embedder_changed`) unless it says `replace: true` (or `replaceAll`), which drops
+ * every stored vector and recreates the vector table for the new model in the same transaction.
+ */
+import { Context, Effect, Layer, Schema } from "effect"
+import type { DatabaseSync, SQLInputValue } from "node:sqlite"
+import type { Chunk, ChunkId } from "../../src/domain/Chunk.ts"
+import { instantMillis } from "../../src/domain/Instant.ts"
+import { compareIds } from "../../src/domain/Ranking.ts"
+import type { NoteEdge } from "../../src/ports/GraphStore.ts"
+import { Database } from "./Database.ts"
+import { feed, feedHash } from "./FtsFeed.ts"
+import { CHUNK_COLUMNS, chunkValues, createdMillis, isSuperseded } from "./Rows.ts"
+import { VECTOR_TABLE } from "./Schema.ts"
+import type { VectorSpace } from "./VectorTable.ts"
+import { createSpace, dropSpace, readSpace, sameSpace, toBlob } from "./VectorTable.ts"
+
+/** A note (re)indexed by the batch: its content hash, and the promise that its chunks are all in the batch. */
+export interface NoteRecord {
+  readonly id: string
+  readonly contentHash: string
+}
+
+/** The embedder that produced a batch's vectors. */
+export interface VectorModel {
+  readonly id: string
+  readonly version: string
+  readonly dimension: number
+  /** The model as data, stored so queries can be embedded by the same model (EmbedderSqlite). */
+  readonly model?: string
+}
+
+export interface VectorEntry {
+  readonly chunkId: ChunkId
+  readonly vector: ReadonlyArray<number>
+}
+
+export interface IndexWrite {
+  /** Clear every table first: the batch is then the whole index (a cold build). */
+  readonly replaceAll?: boolean
+  /** Chunks to insert, or replace by id. A replaced chunk keeps its vector only if its `contentSha` is unchanged. */
+  readonly chunks?: ReadonlyArray<Chunk>
+  /** Chunk ids to delete; unknown ids are ignored. */
+  readonly deleteChunks?: ReadonlyArray<ChunkId>
+  /**
+   * Notes this batch (re)indexed. Each note's chunks in `chunks` are all it has now: its stored
+   * chunks missing from the batch are deleted.
+   */
+  readonly notes?: ReadonlyArray<NoteRecord>
+  /** Notes that vanished: their chunks, vectors and outbound relations go with them. */
+  readonly deleteNotes?: ReadonlyArray<string>
+  /** The outbound edges of every note in `from` become exactly `edges` (each edge's `from` must be listed). */
+  readonly relations?: { readonly from: ReadonlyArray<string>; readonly edges: ReadonlyArray<NoteEdge> }
+  /** Vectors to store; `replace` drops every stored vector first (required when the model changes). */
+  readonly vectors?: { readonly model: VectorModel; readonly entries: ReadonlyArray<VectorEntry>; readonly replace?: boolean }
+  /** `builtAt` is the caller's clock read, ISO-8601 with a zone; the writer reads no clock. */
+  readonly manifest: { readonly snapshotHash: string; readonly builtAt: string }
+}
+
+/** The manifest as committed, and what the batch did. */
+export interface WriteSummary {
+  /** Commits so far, this one included. */
+  readonly generation: number
+  readonly chunkCount: number
+  readonly embeddedCount: number
+  readonly noteCount: number
+  readonly relationCount: number
+  readonly chunksWritten: number
+  readonly chunksDeleted: number
+  readonly vectorsWritten: number
+}
+
+export interface StoredChunk {
+  readonly contentSha: string
+  readonly embedded: boolean
+}
+
+export class IndexWriteError extends Schema.TaggedError<IndexWriteError>()("IndexWriteError", {
+  reason: Schema.Literals([
+    "duplicate_chunk", "conflicting_batch", "unknown_chunk", "dimension_mismatch", "invalid_vector",
+    "embedder_changed", "analysis_changed", "invalid_manifest", "read_only", "write_failed"
+  ]),
+  detail: Schema.String
+}) {
+  override get message(): string {
+    switch (this.reason) {
+      case "duplicate_chunk":
+        return `index write: chunk ${this.detail} appears twice in the batch; give every chunk one entry`
+      case "conflicting_batch":
+        return `index write: ${this.detail}; a batch may not both keep and delete one thing`
+      case "unknown_chunk":
+        return `index write: vector for ${this.detail}, which the index does not hold; write the chunk in the same batch`
+      case "dimension_mismatch":
+        return `index write: ${this.detail}; every vector must have the model's dimension`
+      case "invalid_vector":
+        return `index write: ${this.detail}; vectors must be finite and non-zero`
+      case "embedder_changed":
+        return `index write: ${this.detail}; re-embed every chunk and write with vectors.replace (never mix models)`
+      case "analysis_changed":
+        return `index write: ${this.detail}; the text analysis changed since the index was built, rebuild it with replaceAll`
+      case "invalid_manifest":
+        return `index write: manifest ${this.detail}; pass builtAt as an ISO-8601 instant with a zone`
+      case "read_only":
+        return `index write: ${this.detail} was opened read-only; open it writable to index`
+      case "write_failed":
+        return `index write failed and was rolled back: ${this.detail}; the previous index is intact, retry the write`
+    }
+  }
+}
+
+export class IndexWriter extends Context.Service<IndexWriter, {
+  /** Applies `batch` in one transaction; on any failure nothing of it is stored. */
+  write(batch: IndexWrite): Effect.Effect<WriteSummary, IndexWriteError>
+  /** Every stored note with its content hash (null when none was recorded), by id. */
+  readonly noteHashes: Effect.Effect<ReadonlyMap<string, string | null>, IndexWriteError>
+  /** The stored chunks of `notes`: content sha and whether a vector is stored, by chunk id. */
+  storedChunks(notes: ReadonlyArray<string>): Effect.Effect<ReadonlyMap<ChunkId, StoredChunk>, IndexWriteError>
+  /** The model of the stored vectors, if any. */
+  readonly vectorSpace: Effect.Effect<VectorSpace | undefined, IndexWriteError>
+}>()("cairn/layers/sqlite/IndexWriter") {}
+
+const refuse = (reason: IndexWriteError["reason"], detail: string) => new IndexWriteError({ reason, detail })
+
+const firstRepeat = (values: Iterable<string>): string | undefined => {
+  const seen = new Set<string>()
+  for (const value of values) {
+    if (seen.has(value)) return value
+    seen.add(value)
+  }
+  return undefined
+}
+
+/** Everything that can be refused without reading the file. */
+const validate = (batch: IndexWrite): IndexWriteError | undefined => {
+  if (Number.isNaN(instantMillis(batch.manifest.builtAt))) return refuse("invalid_manifest", `builtAt ${JSON.stringify(batch.manifest.builtAt)} is not an instant`)
+  const chunks = batch.chunks ?? []
+  const repeated = firstRepeat(chunks.map((chunk) => chunk.id))
+  if (repeated !== undefined) return refuse("duplicate_chunk", repeated)
+  const upserted = new Set<string>(chunks.map((chunk) => chunk.id))
+  const both = (batch.deleteChunks ?? []).find((id) => upserted.has(id))
+  if (both !== undefined) return refuse("conflicting_batch", `chunk ${both} is both written and deleted`)
+  const deletedNotes = new Set(batch.deleteNotes ?? [])
+  const orphan = chunks.find((chunk) => deletedNotes.has(chunk.noteId))
+  if (orphan !== undefined) return refuse("conflicting_batch", `chunk ${orphan.id} is written into deleted note ${orphan.noteId}`)
+  const noteIds = (batch.notes ?? []).map((note) => note.id)
+  const repeatedNote = firstRepeat(noteIds)
+  if (repeatedNote !== undefined) return refuse("conflicting_batch", `note ${repeatedNote} is recorded twice`)
+  const keptAndDeleted = noteIds.find((id) => deletedNotes.has(id))
+  if (keptAndDeleted !== undefined) return refuse("conflicting_batch", `note ${keptAndDeleted} is both recorded and deleted`)
+  if (batch.relations !== undefined) {
+    const from = new Set(batch.relations.from)
+    const stray = batch.relations.edges.find((edge) => !from.has(edge.from))
+    if (stray !== undefined) return refuse("conflicting_batch", `edge from ${stray.from} whose note is not in relations.from`)
+  }
+  if (batch.vectors !== undefined) {
+    const { model, entries } = batch.vectors
+    if (!Number.isInteger(model.dimension) || model.dimension <= 0) return refuse("dimension_mismatch", `model dimension ${model.dimension} is not a positive integer`)
+    const repeatedVector = firstRepeat(entries.map((entry) => entry.chunkId))
+    if (repeatedVector !== undefined) return refuse("duplicate_chunk", repeatedVector)
+    for (const { chunkId, vector } of entries) {
+      if (vector.length !== model.dimension) return refuse("dimension_mismatch", `vector of ${chunkId} has length ${vector.length}, model ${model.id} has ${model.dimension}`)
+      let sum = 0
+      for (const x of vector) {
+        if (!Number.isFinite(x)) return refuse("invalid_vector", `vector of ${chunkId} has component ${x}`)
+        sum += x * x
+      }
+      if (sum === 0) return refuse("invalid_vector", `vector of ${chunkId} is all zeros`)
+    }
+  }
+  return undefined
+}
+
+const count = (db: DatabaseSync, sql: string): number => Number((db.prepare(sql).get() as { n: number | bigint }).n)
+
+const hasVectorTable = (db: DatabaseSync): boolean =>
+  db.prepare("SELECT 1 FROM sqlite_master WHERE name = ?").get(VECTOR_TABLE) !== undefined
+
+/** Makes the stored space the batch's, or refuses a silent mix. */
+const settleSpace = (db: DatabaseSync, batch: IndexWrite): void => {
+  const vectors = batch.vectors
+  if (vectors === undefined) {
+    if (batch.replaceAll === true) dropSpace(db)
+    return
+  }
+  const next: VectorSpace = {
+    modelId: vectors.model.id,
+    version: vectors.model.version,
+    dimension: vectors.model.dimension,
+    model: vectors.model.model ?? null
+  }
+  const stored = readSpace(db)
+  if (stored === undefined || batch.replaceAll === true || vectors.replace === true) return createSpace(db, next)
+  if (!sameSpace(stored, next)) {
+    // Thrown inside the transaction so that it rolls back; caught and returned as a value below.
+    throw refuse("embedder_changed", `stored vectors are ${stored.modelId}@${stored.version} (${stored.dimension}), the batch's ${next.modelId}@${next.version} (${next.dimension})`)
+  }
+  if (next.model !== null && next.model !== stored.model) db.prepare("UPDATE vector_space SET model = ? WHERE key = 1").run(next.model)
+}
+
+/** The body of the transaction; throws to roll back. */
+const apply = (db: DatabaseSync, batch: IndexWrite): WriteSummary => {
+  if (batch.replaceAll === true) {
+    db.exec("DELETE FROM chunks; DELETE FROM notes; DELETE FROM relations")
+    db.exec("INSERT INTO chunks_fts (chunks_fts) VALUES ('delete-all')")
+  }
+  settleSpace(db, batch)
+  const vectorTable = hasVectorTable(db)
+
+  const byId = db.prepare("SELECT row, note_id, content_sha FROM chunks WHERE id = ?")
+  const rowsOfNote = db.prepare("SELECT row, id FROM chunks WHERE note_id = ?")
+  const indexed = db.prepare("SELECT id, text, title, tags, fts_hash FROM chunks WHERE row = ?")
+  const deleteChunk = db.prepare("DELETE FROM chunks WHERE row = ?")
+  const deleteText = db.prepare("INSERT INTO chunks_fts (chunks_fts, rowid, text, title, tags) VALUES ('delete', ?, ?, ?, ?)")
+  const insertText = db.prepare("INSERT INTO chunks_fts (rowid, text, title, tags) VALUES (?, ?, ?, ?)")
+  const insertChunk = db.prepare(`INSERT INTO chunks (${CHUNK_COLUMNS.join(", ")}) VALUES (${CHUNK_COLUMNS.map(() => "?").join(", ")})`)
+  const updateChunk = db.prepare(`UPDATE chunks SET ${CHUNK_COLUMNS.map((column) => `${column} = ?`).join(", ")} WHERE row = ?`)
+  const deleteVector = vectorTable ? db.prepare(`DELETE FROM ${VECTOR_TABLE} WHERE rowid = ?`) : undefined
+  const updateVectorMeta = vectorTable
+    ? db.prepare(`UPDATE ${VECTOR_TABLE} SET superseded = ?, note_type = ?, created_ms = ? WHERE rowid = ?`)
+    : undefined
+  const deleteNote = db.prepare("DELETE FROM notes WHERE id = ?")
+  const deleteOutbound = db.prepare("DELETE FROM relations WHERE from_note = ?")
+
+  /** Takes a row out of the FTS index: a contentless table is told the exact values it was fed. */
+  const unindex = (row: number): void => {
+    const old = indexed.get(row) as { id: string; text: string; title: string; tags: string; fts_hash: number }
+    const values = feed(old.text, old.title, JSON.parse(old.tags) as Array<string>)
+    if (feedHash(values) !== Number(old.fts_hash)) throw refuse("analysis_changed", `chunk ${old.id} no longer analyses to what was indexed`)
+    deleteText.run(row, ...values)
+  }
+
+  const touched = new Set<string>()
+  let deleted = 0
+  const removeRow = (row: number): void => {
+    unindex(row)
+    deleteChunk.run(row)
+    deleteVector?.run(BigInt(row))
+    deleted++
+  }
+
+  for (const note of batch.deleteNotes ?? []) {
+    for (const { row } of rowsOfNote.all(note) as Array<{ row: number }>) removeRow(row)
+    deleteNote.run(note)
+    deleteOutbound.run(note)
+  }
+  for (const id of batch.deleteChunks ?? []) {
+    const existing = byId.get(id) as { row: number; note_id: string } | undefined
+    if (existing === undefined) continue
+    removeRow(existing.row)
+    touched.add(existing.note_id)
+  }
+  const chunks = [...(batch.chunks ?? [])].sort((a, b) => compareIds(a.id, b.id))
+  const incoming = new Set<string>(chunks.map((chunk) => chunk.id))
+  for (const note of batch.notes ?? []) {
+    touched.add(note.id)
+    for (const { row, id } of rowsOfNote.all(note.id) as Array<{ row: number; id: string }>) {
+      if (!incoming.has(id)) removeRow(row)
+    }
+  }
+
+  for (const chunk of chunks) {
+    const text = feed(chunk.text, chunk.title, chunk.tags)
+    const values = chunkValues(chunk, feedHash(text))
+    const existing = byId.get(chunk.id) as { row: number; note_id: string; content_sha: string } | undefined
+    let row: number
+    if (existing === undefined) {
+      row = Number(insertChunk.run(...values).lastInsertRowid)
+    } else {
+      row = existing.row
+      touched.add(existing.note_id)
+      unindex(row)
+      updateChunk.run(...values, row)
+      // Same words, same vector: only the metadata the filter reads may have moved.
+      if (existing.content_sha === chunk.contentSha) {
+        updateVectorMeta?.run(isSuperseded(chunk) ? 1n : 0n, chunk.noteType, createdMillis(chunk.provenance.createdAt), BigInt(row))
+      } else {
+        deleteVector?.run(BigInt(row))
+      }
+    }
+    touched.add(chunk.noteId)
+    insertText.run(row, ...text)
+  }
+
+  let vectorsWritten = 0
+  if (batch.vectors !== undefined) {
+    const meta = db.prepare("SELECT row, superseded, note_type, created_ms FROM chunks WHERE id = ?")
+    const insertVector = db.prepare(`INSERT INTO ${VECTOR_TABLE} (rowid, embedding, superseded, note_type, created_ms) VALUES (?, ?, ?, ?, ?)`)
+    const remove = db.prepare(`DELETE FROM ${VECTOR_TABLE} WHERE rowid = ?`)
+    for (const entry of [...batch.vectors.entries].sort((a, b) => compareIds(a.chunkId, b.chunkId))) {
+      const chunk = meta.get(entry.chunkId) as { row: number; superseded: number; note_type: string; created_ms: number } | undefined
+      if (chunk === undefined) throw refuse("unknown_chunk", entry.chunkId)
+      const rowid = BigInt(chunk.row)
+      remove.run(rowid)
+      insertVector.run(rowid, toBlob(entry.vector), BigInt(chunk.superseded), chunk.note_type, chunk.created_ms)
+      vectorsWritten++
+    }
+  }
+
+  settleNotes(db, [...touched].sort(compareIds), new Map((batch.notes ?? []).map((note) => [note.id, note.contentHash])))
+
+  if (batch.relations !== undefined) {
+    const drop = db.prepare("DELETE FROM relations WHERE from_note = ?")
+    for (const from of new Set(batch.relations.from)) drop.run(from)
+    const insert = db.prepare("INSERT OR IGNORE INTO relations (from_note, to_note, verb) VALUES (?, ?, ?)")
+    for (const edge of batch.relations.edges) insert.run(edge.from, edge.to, edge.verb)
+  }
+
+  return writeManifest(db, batch, { chunksWritten: chunks.length, chunksDeleted: deleted, vectorsWritten })
+}
+
+/** Recomputes each touched note's summary from its chunks, as the reference store derives it. */
+const settleNotes = (db: DatabaseSync, notes: ReadonlyArray<string>, recorded: ReadonlyMap<string, string>): void => {
+  const chunksOf = db.prepare("SELECT id, title, path, line_start FROM chunks WHERE note_id = ?")
+  const hashOf = db.prepare("SELECT content_hash FROM notes WHERE id = ?")
+  const upsert = db.prepare("INSERT OR REPLACE INTO notes (id, title, path, chunk_count, lead_chunk, content_hash) VALUES (?, ?, ?, ?, ?, ?)")
+  const remove = db.prepare("DELETE FROM notes WHERE id = ?")
+  for (const note of notes) {
+    const rows = chunksOf.all(note) as Array<{ id: string; title: string; path: string; line_start: number }>
+    const hash = recorded.get(note) ?? (hashOf.get(note) as { content_hash: string | null } | undefined)?.content_hash ?? null
+    if (rows.length === 0 && hash === null) {
+      remove.run(note)
+      continue
+    }
+    // The lead is the first chunk by line, ties by id, as the reference store orders a note.
+    let lead = rows[0]
+    for (const row of rows) {
+      if (lead === undefined || row.line_start < lead.line_start || (row.line_start === lead.line_start && compareIds(row.id, lead.id) < 0)) lead = row
+    }
+    const values: Array<SQLInputValue> = [note, lead?.title ?? null, lead?.path ?? null, rows.length, lead?.id ?? null, hash]
+    upsert.run(...values)
+  }
+}
+
+const writeManifest = (
+  db: DatabaseSync,
+  batch: IndexWrite,
+  done: Pick<WriteSummary, "chunksWritten" | "chunksDeleted" | "vectorsWritten">
+): WriteSummary => {
+  const space = readSpace(db)
+  const previous = db.prepare("SELECT generation FROM manifest WHERE key = 1").get() as { generation: number } | undefined
+  const summary: WriteSummary = {
+    generation: (previous === undefined ? 0 : Number(previous.generation)) + 1,
+    chunkCount: count(db, "SELECT count(*) AS n FROM chunks"),
+    embeddedCount: space === undefined ? 0 : count(db, `SELECT count(*) AS n FROM ${VECTOR_TABLE}`),
+    noteCount: count(db, "SELECT count(*) AS n FROM notes"),
+    relationCount: count(db, "SELECT count(*) AS n FROM relations"),
+    ...done
+  }
+  db.prepare(
+    "INSERT OR REPLACE INTO manifest (key, generation, snapshot_hash, built_at, chunk_count, embedded_count, note_count, relation_count, embedder_id, embedder_version) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+  ).run(
+    summary.generation, batch.manifest.snapshotHash, batch.manifest.builtAt, summary.chunkCount, summary.embeddedCount,
+    summary.noteCount, summary.relationCount, space?.modelId ?? null, space?.version ?? null
+  )
+  return summary
+}
+
+const failed = (error: unknown): IndexWriteError =>
+  error instanceof IndexWriteError ? error : refuse("write_failed", error instanceof Error ? error.message : String(error))
+
+/** Runs `body` in one IMMEDIATE transaction (taking the write lock up front, so readers never see a half). */
+const transaction = <A>(db: DatabaseSync, body: () => A): A => {
+  db.exec("BEGIN IMMEDIATE")
+  try {
+    const result = body()
+    db.exec("COMMIT")
+    return result
+  } catch (error) {
+    if (db.isTransaction) db.exec("ROLLBACK")
+    throw error
+  }
+}
+
+const reading = <A>(body: () => A): Effect.Effect<A, IndexWriteError> => Effect.try({ try: body, catch: failed })
+
+export const make = Effect.gen(function*() {
+  const { connection: db, path, readOnly } = yield* Database
+  return IndexWriter.of({
+    write: (batch) =>
+      Effect.suspend(() => {
+        const refused = readOnly ? refuse("read_only", path) : validate(batch)
+        if (refused !== undefined) return Effect.fail(refused)
+        return Effect.try({ try: () => transaction(db, () => apply(db, batch)), catch: failed })
+      }),
+    noteHashes: reading(() => {
+      const rows = db.prepare("SELECT id, content_hash FROM notes").all() as Array<{ id: string; content_hash: string | null }>
+      return new Map(rows.sort((a, b) => compareIds(a.id, b.id)).map((row) => [row.id, row.content_hash] as const))
+    }),
+    storedChunks: (notes) =>
+      reading(() => {
+        const vectors = hasVectorTable(db)
+        const rows = db.prepare(
+          `SELECT c.id, c.content_sha, ${vectors ? `EXISTS (SELECT 1 FROM ${VECTOR_TABLE} v WHERE v.rowid = c.row)` : "0"} AS embedded ` +
+            "FROM chunks c WHERE c.note_id IN (SELECT value FROM json_each(?))"
+        ).all(JSON.stringify(notes)) as Array<{ id: ChunkId; content_sha: string; embedded: number }>
+        return new Map(rows.sort((a, b) => compareIds(a.id, b.id)).map((row) => [row.id, { contentSha: row.content_sha, embedded: Number(row.embedded) === 1 }] as const))
+      }),
+    vectorSpace: reading(() => readSpace(db))
+  })
+})
+
+export const layer: Layer.Layer<IndexWriter, never, Database> = Layer.effect(IndexWriter, make)

@@ -1,0 +1,86 @@
+/**
+ * The index file's schema and its version. `PRAGMA user_version` holds the version and
+ * `PRAGMA application_id` marks the file as cairn's, so a stranger's database is never migrated.
+ * The vector table is not created here: its width is the embedder's, known at the first write.
+ */
+import type { DatabaseSync } from "node:sqlite"
+
+/** Bump with every change to the tables below, and append the step that migrates to it. */
+export const SCHEMA_VERSION = 1
+
+/** "crn1" read as a big-endian 32-bit integer. */
+export const APPLICATION_ID = 0x63726e31
+
+/** The vec0 table of the current vector space (see VectorTable.ts). */
+export const VECTOR_TABLE = "chunk_vectors"
+
+const VERSION_1 = `
+CREATE TABLE chunks (
+  row INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  note_id TEXT NOT NULL,
+  path TEXT NOT NULL,
+  title TEXT NOT NULL,
+  heading_path TEXT NOT NULL,
+  text TEXT NOT NULL,
+  tags TEXT NOT NULL,
+  note_type TEXT NOT NULL,
+  line_start INTEGER NOT NULL,
+  line_end INTEGER NOT NULL,
+  block_id TEXT NOT NULL,
+  content_sha TEXT NOT NULL,
+  author_kind TEXT NOT NULL,
+  author TEXT,
+  created_at TEXT,
+  state TEXT NOT NULL,
+  status TEXT NOT NULL,
+  updated TEXT,
+  is_link_list INTEGER NOT NULL,
+  symbols TEXT NOT NULL,
+  created_ms REAL NOT NULL,
+  superseded INTEGER NOT NULL,
+  fts_hash INTEGER NOT NULL
+);
+CREATE INDEX chunks_by_note ON chunks (note_id, line_start);
+CREATE INDEX chunks_by_path ON chunks (path);
+CREATE TABLE notes (
+  id TEXT PRIMARY KEY,
+  title TEXT,
+  path TEXT,
+  chunk_count INTEGER NOT NULL,
+  lead_chunk TEXT,
+  content_hash TEXT
+) WITHOUT ROWID;
+CREATE TABLE relations (
+  from_note TEXT NOT NULL,
+  to_note TEXT NOT NULL,
+  verb TEXT NOT NULL,
+  PRIMARY KEY (from_note, to_note, verb)
+) WITHOUT ROWID;
+CREATE INDEX relations_by_target ON relations (to_note);
+CREATE VIRTUAL TABLE chunks_fts USING fts5(text, title, tags, content = '', tokenize = 'porter unicode61');
+CREATE TABLE vector_space (
+  key INTEGER PRIMARY KEY CHECK (key = 1),
+  model_id TEXT NOT NULL,
+  embedding_version TEXT NOT NULL,
+  dimension INTEGER NOT NULL,
+  model TEXT
+);
+CREATE TABLE manifest (
+  key INTEGER PRIMARY KEY CHECK (key = 1),
+  generation INTEGER NOT NULL,
+  snapshot_hash TEXT NOT NULL,
+  built_at TEXT NOT NULL,
+  chunk_count INTEGER NOT NULL,
+  embedded_count INTEGER NOT NULL,
+  note_count INTEGER NOT NULL,
+  relation_count INTEGER NOT NULL,
+  embedder_id TEXT,
+  embedder_version TEXT
+);
+`
+
+/** `MIGRATIONS[v - 1]` takes a file from version v - 1 to v; version 0 is an empty file. */
+export const MIGRATIONS: ReadonlyArray<(db: DatabaseSync) => void> = [
+  (db) => db.exec(VERSION_1)
+]

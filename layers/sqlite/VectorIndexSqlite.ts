@@ -1,0 +1,153 @@
+/**
+ * VectorIndex over the index file's vec0 table. vec0 finds candidates with the retrieval filter
+ * inside its scan (metadata columns for superseded, type and date; a row set for paths); each
+ * candidate is then rescored exactly (float64 cosine of the stored float32 components), filtered
+ * again in memory and ordered by score then id. vec0 ranks in float32, so a cut is accepted only
+ * when no row it left out could beat the k-th exact score; otherwise it fetches more.
+ */
+import { Effect, Layer } from "effect"
+import type { DatabaseSync, SQLInputValue } from "node:sqlite"
+import type { ChunkId } from "../../src/domain/Chunk.ts"
+import { compareIds } from "../../src/domain/Ranking.ts"
+import type { RetrievalFilter } from "../../src/ports/RetrievalFilter.ts"
+import { compile } from "../../src/ports/RetrievalFilter.ts"
+import type { VectorHit } from "../../src/ports/VectorIndex.ts"
+import { VectorIndex, VectorIndexError } from "../../src/ports/VectorIndex.ts"
+import { Database } from "./Database.ts"
+import { chunkClause, vectorClause } from "./FilterSql.ts"
+import { chunksAtRows } from "./Rows.ts"
+import { VECTOR_TABLE } from "./Schema.ts"
+import type { VectorSpace } from "./VectorTable.ts"
+import { fromBlob, readSpace, sameSpace, toBlob } from "./VectorTable.ts"
+
+// vec0 refuses a KNN `k` above this; beyond it the candidates come from a plain scan.
+const VEC0_MAX_K = 4096
+
+interface Candidate {
+  readonly row: number
+  readonly embedding: Uint8Array
+}
+
+/** Query norm, or the error the port promises for a vector that cannot take part in a cosine. */
+const queryNorm = (vector: ReadonlyArray<number>, dimension: number): number | VectorIndexError => {
+  if (vector.length !== dimension) {
+    return new VectorIndexError({ reason: "dimension_mismatch", detail: `query vector has length ${vector.length}, index has ${dimension}` })
+  }
+  let sum = 0
+  for (let j = 0; j < dimension; j++) {
+    const x = vector[j]!
+    if (!Number.isFinite(x)) return new VectorIndexError({ reason: "invalid_vector", detail: `query vector component ${j} is ${x}` })
+    sum += x * x
+  }
+  if (sum === 0) return new VectorIndexError({ reason: "invalid_vector", detail: "query vector is all zeros" })
+  return Math.sqrt(sum)
+}
+
+/** Cosine in float64, with the reference's order of operations, clamped to [-1, 1]. */
+const cosine = (query: Float64Array, norm: number, stored: Float32Array): number => {
+  let dot = 0
+  let sum = 0
+  for (let j = 0; j < stored.length; j++) {
+    const x = stored[j]!
+    dot += query[j]! * x
+    sum += x * x
+  }
+  return Math.min(1, Math.max(-1, dot / (norm * Math.sqrt(sum))))
+}
+
+const nearest = (db: DatabaseSync, space: VectorSpace) => {
+  const { dimension } = space
+  // How far vec0's float32 cosine may stray from the exact one: about one float32 rounding per
+  // accumulated product, generously.
+  const tolerance = 4 * dimension * 2 ** -24 + 1e-7
+
+  /** Up to `n` candidates nearest by vec0, and the worst vec0 distance among them. */
+  const knn = (blob: Uint8Array, n: number, filter: RetrievalFilter): { rows: Array<Candidate & { distance: number }> } => {
+    const clause = vectorClause(filter)
+    const params: Array<SQLInputValue> = [blob, BigInt(n), ...clause.params]
+    const rows = db.prepare(
+      `SELECT rowid AS row, distance, embedding FROM ${VECTOR_TABLE} WHERE embedding MATCH ? AND k = ? AND ${clause.sql}`
+    ).all(...params) as unknown as Array<Candidate & { distance: number }>
+    return { rows }
+  }
+
+  /** Every stored vector passing the filter (for a `limit` vec0 cannot serve). */
+  const scan = (filter: RetrievalFilter): Array<Candidate> => {
+    const clause = chunkClause(filter, "c")
+    return db.prepare(`SELECT v.rowid AS row, v.embedding AS embedding FROM ${VECTOR_TABLE} v JOIN chunks c ON c.row = v.rowid WHERE ${clause.sql}`)
+      .all(...clause.params) as unknown as Array<Candidate>
+  }
+
+  return (vector: ReadonlyArray<number>, limit: number, filter: RetrievalFilter): Array<VectorHit> | VectorIndexError => {
+    const norm = queryNorm(vector, dimension)
+    if (typeof norm !== "number") return norm
+    const k = Math.floor(limit)
+    if (!(k > 0)) return []
+    const query = Float64Array.from(vector)
+    const blob = toBlob(vector)
+    const passes = compile(filter)
+    const rescore = (candidates: ReadonlyArray<Candidate>): Array<VectorHit> => {
+      const chunks = chunksAtRows(db, candidates.map((candidate) => candidate.row))
+      const hits: Array<VectorHit> = []
+      for (const { row, embedding } of candidates) {
+        const chunk = chunks.get(row)
+        if (chunk !== undefined && passes(chunk)) hits.push({ id: chunk.id, score: cosine(query, norm, fromBlob(embedding)) })
+      }
+      return hits.sort((a, b) => (b.score - a.score) || compareIds(a.id, b.id))
+    }
+    // A little over k, so a float32 near-tie at the cut rarely forces a second query.
+    for (let n = k + Math.ceil(k / 4) + 8; ; n *= 2) {
+      if (n > VEC0_MAX_K) return rescore(scan(filter)).slice(0, k)
+      const { rows } = knn(blob, n, filter)
+      const hits = rescore(rows)
+      if (rows.length < n) return hits.slice(0, k)
+      // Every row vec0 left out is at least this far by its own measure.
+      const bound = 1 - rows[rows.length - 1]!.distance + tolerance
+      if (hits.length >= k && hits[k - 1]!.score > bound) return hits.slice(0, k)
+    }
+  }
+}
+
+const unavailable = (error: unknown) =>
+  new VectorIndexError({ reason: "unavailable", detail: error instanceof Error ? error.message : String(error) })
+
+/** Over the Database service; the index must hold a vector space (vectors written by some model). */
+export const make = Effect.gen(function*() {
+  const { connection: db } = yield* Database
+  const space = yield* Effect.try({ try: () => readSpace(db), catch: unavailable })
+  if (space === undefined) {
+    return yield* new VectorIndexError({ reason: "unavailable", detail: "the index holds no vectors (it was built without an embedder)" })
+  }
+  const search = nearest(db, space)
+  // A writer on this connection may change the model under a live layer; a query then fails
+  // rather than compare vectors of two models.
+  const guard = <A>(body: () => A | VectorIndexError): Effect.Effect<A, VectorIndexError> =>
+    Effect.try({
+      try: () => {
+        const current = readSpace(db)
+        return current !== undefined && sameSpace(current, space)
+          ? body()
+          : unavailable(`the vector model changed from ${space.modelId}@${space.version} since this layer was built`)
+      },
+      catch: unavailable
+    }).pipe(Effect.flatMap((result) => (result instanceof VectorIndexError ? Effect.fail(result) : Effect.succeed(result))))
+  const vectorsOf = (ids: ReadonlyArray<ChunkId>) =>
+    guard(() => {
+      const rows = db.prepare(
+        `SELECT c.id AS id, v.embedding AS embedding FROM chunks c JOIN ${VECTOR_TABLE} v ON v.rowid = c.row WHERE c.id IN (SELECT value FROM json_each(?))`
+      ).all(JSON.stringify(ids)) as unknown as Array<{ id: ChunkId; embedding: Uint8Array }>
+      const found = new Map(rows.map((row) => [row.id, Array.from(fromBlob(row.embedding))] as const))
+      // In the order asked, as the reference answers.
+      return new Map(ids.flatMap((id) => {
+        const vector = found.get(id)
+        return vector === undefined ? [] : [[id, vector] as const]
+      }))
+    })
+  return VectorIndex.of({
+    dimension: space.dimension,
+    nearest: (vector, limit, filter) => guard(() => search(vector, limit, filter)),
+    vectorsOf
+  })
+})
+
+export const layer: Layer.Layer<VectorIndex, VectorIndexError, Database> = Layer.effect(VectorIndex, make)

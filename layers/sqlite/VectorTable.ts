@@ -1,0 +1,55 @@
+/**
+ * The vector space of an index: which model wrote its vectors (`vector_space`, one row) and the
+ * vec0 table holding them. One table holds one space, so vectors of two models cannot sit side by
+ * side: a model change drops the table and starts another (see IndexWriter).
+ */
+import type { DatabaseSync } from "node:sqlite"
+import { VECTOR_TABLE } from "./Schema.ts"
+
+export interface VectorSpace {
+  /** The embedder's id (`model_id`). */
+  readonly modelId: string
+  /** The embedder's version (`embedding_version`). */
+  readonly version: string
+  readonly dimension: number
+  /** The model itself when it is data (a corpus-trained model), so queries embed alike. */
+  readonly model: string | null
+}
+
+export const readSpace = (db: DatabaseSync): VectorSpace | undefined => {
+  const row = db.prepare("SELECT model_id, embedding_version, dimension, model FROM vector_space WHERE key = 1").get() as
+    | { model_id: string; embedding_version: string; dimension: number; model: string | null }
+    | undefined
+  return row === undefined
+    ? undefined
+    : { modelId: row.model_id, version: row.embedding_version, dimension: Number(row.dimension), model: row.model }
+}
+
+export const sameSpace = (a: Omit<VectorSpace, "model">, b: Omit<VectorSpace, "model">): boolean =>
+  a.modelId === b.modelId && a.version === b.version && a.dimension === b.dimension
+
+/** Drops the vectors and their space. */
+export const dropSpace = (db: DatabaseSync): void => {
+  db.exec(`DROP TABLE IF EXISTS ${VECTOR_TABLE}`)
+  db.exec("DELETE FROM vector_space")
+}
+
+/**
+ * Starts an empty space. Cosine distance in vec0; the metadata columns mirror the chunk columns
+ * the retrieval filter reads, so vec0 can filter during its scan.
+ */
+export const createSpace = (db: DatabaseSync, space: VectorSpace): void => {
+  dropSpace(db)
+  db.exec(
+    `CREATE VIRTUAL TABLE ${VECTOR_TABLE} USING vec0(` +
+      `embedding float[${space.dimension}] distance_metric=cosine, superseded integer, note_type text, created_ms float)`
+  )
+  db.prepare("INSERT INTO vector_space (key, model_id, embedding_version, dimension, model) VALUES (1, ?, ?, ?, ?)")
+    .run(space.modelId, space.version, space.dimension, space.model)
+}
+
+/** A vector as vec0 stores it: little-endian float32. */
+export const toBlob = (vector: ReadonlyArray<number>): Uint8Array => new Uint8Array(Float32Array.from(vector).buffer)
+
+export const fromBlob = (blob: Uint8Array): Float32Array =>
+  new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength))
