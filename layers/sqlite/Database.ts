@@ -24,7 +24,7 @@ export class Database extends Context.Service<Database, DatabaseShape>()("cairn/
 
 export interface OpenOptions {
   readonly path: string
-  /** Open for reading only: no schema is created or migrated, and a missing file is an error. */
+  /** Open for reading only: no schema is created, and a missing file is an error. */
   readonly readOnly?: boolean
   /** How long a statement waits for another connection's lock before failing; default 5,000. */
   readonly busyTimeoutMillis?: number
@@ -66,7 +66,6 @@ const refusal = (path: string, readOnly: boolean, version: number, applicationId
   }
   if (applicationId !== APPLICATION_ID) return fail("not_an_index", `application id ${applicationId}, expected ${APPLICATION_ID}`)
   if (version > SCHEMA_VERSION) return fail("schema_too_new", `schema version ${version}, this cairn reads up to ${SCHEMA_VERSION}`)
-  if (version < SCHEMA_VERSION && readOnly) return fail("schema_too_old", `schema version ${version}, current is ${SCHEMA_VERSION}`)
   return undefined
 }
 

@@ -2,7 +2,7 @@
 import { Schema } from "effect"
 
 export class DatabaseError extends Schema.TaggedError<DatabaseError>()("DatabaseError", {
-  reason: Schema.Literals(["schema_too_new", "schema_too_old", "not_an_index", "missing", "open_failed"]),
+  reason: Schema.Literals(["schema_too_new", "not_an_index", "missing", "open_failed"]),
   path: Schema.String,
   detail: Schema.String
 }) {
@@ -10,8 +10,6 @@ export class DatabaseError extends Schema.TaggedError<DatabaseError>()("Database
     switch (this.reason) {
       case "schema_too_new":
         return `index ${this.path} was written by a newer cairn (${this.detail}); upgrade cairn, or delete the file and run \`cairn index\` to rebuild it`
-      case "schema_too_old":
-        return `index ${this.path} has an older schema (${this.detail}); run \`cairn index\` once to migrate it`
       case "not_an_index":
         return `${this.path} is not a cairn index (${this.detail}); choose another index path or delete the file`
       case "missing":

@@ -5,7 +5,10 @@
  */
 import type { DatabaseSync } from "node:sqlite"
 
-/** Bump with every change to the tables below, and append the step that migrates to it. */
+/**
+ * Bump with every change to the tables below, and append the step that migrates to it. A read-only
+ * open cannot migrate, so the version that adds the first step must also refuse older files there.
+ */
 export const SCHEMA_VERSION = 1
 
 /** "crn1" read as a big-endian 32-bit integer. */

@@ -1,0 +1,58 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import * as Hashing from "../../src/index/HashingEmbedder.ts"
+import * as Lsa from "../../src/index/LatentSemanticEmbedder.ts"
+import { Embedder, EmbedderError } from "../../src/ports/Embedder.ts"
+import { contract } from "../contracts/Embedder.contract.ts"
+import { softwareChunks } from "../reference/fixtures/SoftwareNotes.ts"
+import { Database } from "./Database.ts"
+import type { VectorModel } from "./IndexWriter.ts"
+import * as EmbedderSqlite from "./EmbedderSqlite.ts"
+import { coldBuild, seeded } from "./testing/Fixtures.ts"
+
+const CHUNKS = softwareChunks()
+const MODEL = Lsa.train(CHUNKS.map((chunk) => chunk.text), { latentDimension: 48, seed: 7 })
+const ENCODER = Lsa.encoder(MODEL)
+const HASHING = Hashing.make(64)
+
+/** An index whose vectors were written by `model` (every chunk embedded by `embed`). */
+const indexBy = (model: VectorModel, embed: (text: string) => ReadonlyArray<number>) =>
+  seeded(coldBuild(CHUNKS, {
+    vectors: { model, entries: CHUNKS.map((chunk) => ({ chunkId: chunk.id, vector: embed(chunk.text) })) }
+  }))
+
+const lsaIndex = indexBy({ id: ENCODER.id, version: ENCODER.version, dimension: ENCODER.dimension, model: Lsa.encodeModel(MODEL) }, ENCODER.embedOne)
+const hashingIndex = indexBy({ id: HASHING.id, version: HASHING.version, dimension: HASHING.dimension }, HASHING.embedOne)
+
+contract("sqlite, latent semantic model stored in the index", EmbedderSqlite.layer.pipe(Layer.provide(lsaIndex)))
+contract("sqlite, hashing", EmbedderSqlite.layer.pipe(Layer.provide(hashingIndex)))
+
+const restored = (index: Layer.Layer<Database, unknown>) =>
+  Effect.gen(function*() {
+    return yield* Embedder
+  }).pipe(Effect.provide(EmbedderSqlite.layer.pipe(Layer.provide(index))))
+
+describe("EmbedderSqlite", () => {
+  it.effect("make - the restored model embeds exactly as the model that wrote the vectors", () =>
+    Effect.gen(function*() {
+      const embedder = yield* restored(lsaIndex)
+      assert.deepStrictEqual([embedder.id, embedder.version, embedder.dimension], [ENCODER.id, ENCODER.version, ENCODER.dimension])
+      const texts = ["how are retries bounded?", CHUNKS[17]!.text]
+      assert.deepStrictEqual(yield* embedder.embed(texts), texts.map(ENCODER.embedOne))
+    }))
+
+  it.effect("make - a model the file cannot restore fails as unavailable: none stored, an outside model, a missing or corrupt payload", () =>
+    Effect.gen(function*() {
+      const cases = [
+        seeded(coldBuild(CHUNKS)),
+        indexBy({ id: "vendor/remote", version: "3", dimension: 2 }, () => [1, 0]),
+        indexBy({ id: ENCODER.id, version: ENCODER.version, dimension: ENCODER.dimension }, ENCODER.embedOne),
+        indexBy({ id: ENCODER.id, version: ENCODER.version, dimension: ENCODER.dimension, model: "{\"format\":\"nope\"}" }, ENCODER.embedOne),
+        indexBy({ id: ENCODER.id, version: "cairn/lsa@1/48/0000000000000000", dimension: ENCODER.dimension, model: Lsa.encodeModel(MODEL) }, ENCODER.embedOne)
+      ]
+      for (const index of cases) {
+        const error = yield* Effect.flip(restored(index))
+        assert.isTrue(error instanceof EmbedderError && error.reason === "unavailable")
+      }
+    }))
+})
