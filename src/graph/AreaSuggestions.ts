@@ -8,7 +8,8 @@
 import { Effect, Random } from "effect"
 import type { Coverage, Snapshot } from "../domain/Snapshot.ts"
 import { dirname } from "../discovery/Paths.ts"
-import { IMPORT_KINDS, kindsOf, undirectedGraph } from "./Build.ts"
+import type { SignalUndirectedGraph } from "./Build.ts"
+import { importGraph, undirectedOf } from "./Build.ts"
 import type { GraphOptions } from "./GraphOptions.ts"
 import { withDefaults } from "./GraphOptions.ts"
 import { louvain } from "./Graphology.ts"
@@ -50,14 +51,13 @@ export type SuggestionOptions = Partial<
   Pick<GraphOptions, "seed" | "louvainResolution" | "minSuggestionModules" | "includeExternal" | "includeUnresolved">
 >
 
-/** The suggestions as coverage entries, sorted by scope. */
-export const areaSuggestions = Effect.fn("graph.areaSuggestions")(function*(snapshot: Snapshot, options: SuggestionOptions = {}) {
+/** Suggestions from the undirected import graph; the snapshot says which directories are areas already. */
+export const suggestionsOf = Effect.fn("graph.suggestionsOf")(function*(
+  graph: SignalUndirectedGraph,
+  snapshot: Snapshot,
+  options: Partial<Pick<GraphOptions, "seed" | "louvainResolution" | "minSuggestionModules">> = {}
+) {
   const resolved = withDefaults(options)
-  const graph = undirectedGraph(snapshot, {
-    kinds: kindsOf(...IMPORT_KINDS),
-    includeExternal: resolved.includeExternal,
-    includeUnresolved: resolved.includeUnresolved
-  })
   if (graph.size === 0) return [] as ReadonlyArray<Coverage>
   const community = yield* Effect.gen(function*() {
     const random = yield* Random.Random
@@ -108,3 +108,7 @@ export const areaSuggestions = Effect.fn("graph.areaSuggestions")(function*(snap
       reason: reason(directory, tally)
     }))
 })
+
+/** The snapshot's area suggestions as coverage entries, sorted by scope. */
+export const areaSuggestions = (snapshot: Snapshot, options: SuggestionOptions = {}) =>
+  suggestionsOf(undirectedOf(importGraph(snapshot, withDefaults(options))), snapshot, options)

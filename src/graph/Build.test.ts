@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { reorder, snapshotOf } from "../../test/graph/snapshot.ts"
-import { directedGraph, kindsOf, undirectedGraph } from "./Build.ts"
+import { directedGraph, kindsOf, undirectedGraph, undirectedOf } from "./Build.ts"
 
 const snapshot = snapshotOf({
   entities: ["module:src/z.ts", "module:src/a.ts", "module:src/m.ts", "external:lodash"],
@@ -37,5 +37,18 @@ describe("graph building", () => {
     const graph = undirectedGraph(snapshot, { kinds: imports })
     assert.strictEqual(graph.size, 1)
     assert.strictEqual(graph.getEdgeAttribute("module:src/a.ts", "module:src/z.ts", "weight"), 3)
+  })
+
+  it("undirectedOf - the undirected view of a directed graph equals projecting undirected directly, self-loops dropped", () => {
+    const looped = snapshotOf({
+      entities: snapshot.entities.map((entity) => entity.id),
+      relations: [...snapshot.relations.map((r): readonly [string, string, string] => [r.from, r.kind, r.to]), ["module:src/m.ts", "imports", "module:src/m.ts"]]
+    })
+    const view = undirectedOf(directedGraph(looped, { kinds: imports, selfLoops: true }))
+    const direct = undirectedGraph(looped, { kinds: imports })
+    const edges = (graph: typeof view) => graph.mapEdges((_, attributes, source, target) => [source, target, attributes.kinds, attributes.weight])
+    assert.deepStrictEqual(view.nodes(), ["module:src/a.ts", "module:src/m.ts", "module:src/z.ts"])
+    assert.deepStrictEqual(edges(view), edges(direct))
+    assert.deepStrictEqual(edges(view), [["module:src/a.ts", "module:src/z.ts", ["imports", "re-exports"], 3]])
   })
 })

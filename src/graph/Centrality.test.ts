@@ -1,7 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { modules, snapshotOf } from "../../test/graph/snapshot.ts"
-import { brandesFrom, centrality, importGraph } from "./Centrality.ts"
+import { importGraph } from "./Build.ts"
+import { brandesFrom, centrality } from "./Centrality.ts"
 import { betweenness } from "./Graphology.ts"
 
 // l1 → l2, l1 and l2 → bridge, bridge → r1 and r2, r1 → r2. Every shortest path from the left

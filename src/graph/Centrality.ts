@@ -10,7 +10,7 @@
 import { Effect, Random } from "effect"
 import type { Snapshot } from "../domain/Snapshot.ts"
 import type { SignalGraph } from "./Build.ts"
-import { directedGraph, IMPORT_KINDS, kindsOf } from "./Build.ts"
+import { importGraph } from "./Build.ts"
 import type { GraphOptions } from "./GraphOptions.ts"
 import { withDefaults } from "./GraphOptions.ts"
 import { betweenness, createUnweightedIndexedBrandes } from "./Graphology.ts"
@@ -36,15 +36,6 @@ export interface Centrality {
 export type CentralityOptions = Partial<
   Pick<GraphOptions, "seed" | "exactBetweennessMaxNodes" | "betweennessSamples" | "includeExternal" | "includeUnresolved">
 >
-
-/** The import graph centrality is measured on: every module, and imports and re-exports between entities. */
-export const importGraph = (snapshot: Snapshot, options: Pick<GraphOptions, "includeExternal" | "includeUnresolved">): SignalGraph =>
-  directedGraph(snapshot, {
-    kinds: kindsOf(...IMPORT_KINDS),
-    nodeKinds: ["module"],
-    includeExternal: options.includeExternal,
-    includeUnresolved: options.includeUnresolved
-  })
 
 /**
  * Unnormalised betweenness summed over Brandes passes from the given source indices (positions in
@@ -75,16 +66,18 @@ const normalise = (graph: SignalGraph, raw: (index: number, id: string) => numbe
   return graph.nodes().map((id, index) => ({ id, score: round(raw(index, id) * scale) })).sort(byScoreThenId)
 }
 
-/** Normalised betweenness of every module, exact on small graphs and a seeded estimate on large ones. */
-export const centrality = Effect.fn("graph.centrality")(function*(snapshot: Snapshot, options: CentralityOptions = {}) {
+/** Normalised betweenness over an import graph, exact on small graphs and a seeded estimate on large ones. */
+export const centralityOf = Effect.fn("graph.centralityOf")(function*(
+  graph: SignalGraph,
+  options: Partial<Pick<GraphOptions, "seed" | "exactBetweennessMaxNodes" | "betweennessSamples">> = {}
+) {
   const resolved = withDefaults(options)
-  const graph = importGraph(snapshot, resolved)
   const n = graph.order
   if (n <= resolved.exactBetweennessMaxNodes || resolved.betweennessSamples >= n) {
     const exact = betweenness(graph, { getEdgeWeight: null, normalized: false })
     return { method: "exact", nodes: n, sources: n, scores: normalise(graph, (_, id) => exact[id] ?? 0) } satisfies Centrality
   }
-  const k = Math.max(1, resolved.betweennessSamples)
+  const k = Math.max(1, Math.floor(resolved.betweennessSamples))
   const shuffled = yield* Random.shuffle(graph.nodes().map((_, index) => index)).pipe(Random.withSeed(resolved.seed))
   // Accumulate in index order so the floating-point sums do not depend on the draw order.
   const sources = shuffled.slice(0, k).sort((a, b) => a - b)
@@ -92,3 +85,6 @@ export const centrality = Effect.fn("graph.centrality")(function*(snapshot: Snap
   return { method: "estimate", nodes: n, sources: k, scores: normalise(graph, (index) => (raw[index]! * n) / k) } satisfies Centrality
 })
 
+/** Normalised betweenness of every module of the snapshot. */
+export const centrality = (snapshot: Snapshot, options: CentralityOptions = {}) =>
+  centralityOf(importGraph(snapshot, withDefaults(options)), options)

@@ -5,7 +5,8 @@
  * entry points is one finding. The count is bounded, and a report that hit the bound says so.
  */
 import type { Snapshot } from "../domain/Snapshot.ts"
-import { directedGraph, IMPORT_KINDS, kindsOf } from "./Build.ts"
+import type { SignalGraph } from "./Build.ts"
+import { importGraph, IMPORT_KINDS, kindsOf } from "./Build.ts"
 import { elementaryCycles } from "./ElementaryCycles.ts"
 import type { GraphOptions } from "./GraphOptions.ts"
 import { withDefaults } from "./GraphOptions.ts"
@@ -44,20 +45,18 @@ const compareSequences = (a: ReadonlyArray<string>, b: ReadonlyArray<string>): n
   return a.length - b.length
 }
 
-export const importCycles = (
-  snapshot: Snapshot,
-  options: Partial<Pick<GraphOptions, "maxCycles" | "includeExternal" | "includeUnresolved">> = {}
-): ImportCycles => {
-  const { includeExternal, includeUnresolved, maxCycles } = withDefaults(options)
-  const isCycleKind = kindsOf(...IMPORT_KINDS)
-  const graph = directedGraph(snapshot, { kinds: isCycleKind, includeExternal, includeUnresolved, selfLoops: true })
+/** The cycles of an import graph; the snapshot supplies the lines that write each edge. */
+export const cyclesOf = (graph: SignalGraph, snapshot: Snapshot, maxCycles: number): ImportCycles => {
   // Nodes were inserted in code-unit order, so index order is id order and Johnson's lowest vertex
   // is the lexicographically smallest module of its cycle.
   const ids = graph.nodes()
   const position = new Map(ids.map((id, index) => [id, index]))
   const adjacency = ids.map((id) => graph.outNeighbors(id).map((neighbour) => position.get(neighbour)!).sort((a, b) => a - b))
-  const search = elementaryCycles(adjacency, Math.max(0, Math.floor(maxCycles)))
+  const bound = Math.max(0, Math.floor(maxCycles))
+  const search = elementaryCycles(adjacency, bound)
+  if (search.cycles.length === 0) return { cycles: [], bound, truncated: search.truncated }
 
+  const isCycleKind = kindsOf(...IMPORT_KINDS)
   const lines = new Map<string, Set<number>>()
   for (const relation of snapshot.relations) {
     if (!isCycleKind(relation.kind)) continue
@@ -78,5 +77,13 @@ export const importCycles = (
       return { nodes, edges: nodes.map((from, i) => edge(from, nodes[(i + 1) % nodes.length]!)) }
     })
     .sort((a, b) => a.nodes.length - b.nodes.length || compareSequences(a.nodes, b.nodes))
-  return { cycles, bound: maxCycles, truncated: search.truncated }
+  return { cycles, bound, truncated: search.truncated }
+}
+
+export const importCycles = (
+  snapshot: Snapshot,
+  options: Partial<Pick<GraphOptions, "maxCycles" | "includeExternal" | "includeUnresolved">> = {}
+): ImportCycles => {
+  const resolved = withDefaults(options)
+  return cyclesOf(importGraph(snapshot, resolved), snapshot, resolved.maxCycles)
 }

@@ -29,7 +29,7 @@ export interface GraphOptions {
 export const defaults: GraphOptions = {
   seed: 42,
   exactBetweennessMaxNodes: 2_000,
-  betweennessSamples: 256,
+  betweennessSamples: 512,
   proximityMaxHops: 3,
   maxCycles: 100,
   minSuggestionModules: 3,

@@ -4,14 +4,16 @@
  */
 import { Effect } from "effect"
 import type { Coverage, Snapshot } from "../domain/Snapshot.ts"
-import { areaSuggestions } from "./AreaSuggestions.ts"
+import { suggestionsOf } from "./AreaSuggestions.ts"
+import { importGraph, undirectedOf } from "./Build.ts"
 import type { CanonicalDocument } from "./Canonicality.ts"
 import { canonicalityRanking } from "./Canonicality.ts"
 import type { Centrality } from "./Centrality.ts"
-import { centrality } from "./Centrality.ts"
+import { centralityOf } from "./Centrality.ts"
 import type { ImportCycles } from "./Cycles.ts"
-import { importCycles } from "./Cycles.ts"
+import { cyclesOf } from "./Cycles.ts"
 import type { GraphOptions } from "./GraphOptions.ts"
+import { withDefaults } from "./GraphOptions.ts"
 
 export interface GraphSignals {
   /** Every document, most canonical first. */
@@ -22,11 +24,14 @@ export interface GraphSignals {
   readonly suggestions: ReadonlyArray<Coverage>
 }
 
+/** One import graph serves centrality, cycles and (undirected) the communities. */
 export const graphSignals = Effect.fn("graph.signals")(function*(snapshot: Snapshot, options: Partial<GraphOptions> = {}) {
+  const resolved = withDefaults(options)
+  const imports = importGraph(snapshot, resolved)
   return {
-    canonical: canonicalityRanking(snapshot, options),
-    centrality: yield* centrality(snapshot, options),
-    cycles: importCycles(snapshot, options),
-    suggestions: yield* areaSuggestions(snapshot, options)
+    canonical: canonicalityRanking(snapshot, resolved),
+    centrality: yield* centralityOf(imports, resolved),
+    cycles: cyclesOf(imports, snapshot, resolved.maxCycles),
+    suggestions: yield* suggestionsOf(undirectedOf(imports), snapshot, resolved)
   } satisfies GraphSignals
 })
