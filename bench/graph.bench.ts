@@ -1,12 +1,12 @@
 /**
- * bench:graph — time per graph signal on a generated snapshot of 10,000 modules (about 50,000
+ * The graph bench: time per graph signal on a generated snapshot of 10,000 modules (about 50,000
  * imports) and 2,000 documents, then on a real repository's snapshot. Prints figures; asserts
  * nothing. Each figure is the median of BENCH_REPEATS runs (default 3) after one warm-up.
  *
- *   node bench/graph.bench.ts                   generated snapshot, then this repository
- *   node bench/graph.bench.ts -- --root DIR     generated snapshot, then DIR
- *   node bench/graph.bench.ts -- --exact        also exact betweenness on the generated graph,
- *                                               and how far the estimate is from it
+ *   node_modules/.bin/node bench/graph.bench.ts             generated snapshot, then this repository
+ *   node_modules/.bin/node bench/graph.bench.ts --root DIR  generated snapshot, then DIR
+ *   node_modules/.bin/node bench/graph.bench.ts --exact     also exact betweenness on the generated
+ *                                                           graph, and how far the estimate lands
  */
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { Effect } from "effect"
@@ -166,7 +166,7 @@ const report = (name: string, snapshot: Snapshot) => {
     `${central.result.method}, ${central.result.sources} of ${central.result.nodes} sources; top ${central.result.scores[0]?.id ?? "-"} ${central.result.scores[0]?.score ?? ""}`
   ])
   const cycles = time(() => importCycles(snapshot))
-  rows.push(["import cycles (Johnson, bounded)", cycles.ms, `${cycles.result.cycles.length} cycles${cycles.result.truncated ? `, truncated at ${cycles.result.bound}` : ""}`])
+  rows.push(["import cycles (Johnson, bounded)", cycles.ms, `${cycles.result.cycles.length} cycle${cycles.result.cycles.length === 1 ? "" : "s"}${cycles.result.truncated ? `, truncated at ${cycles.result.bound}` : ""}`])
   const suggestions = time(() => run(areaSuggestions(snapshot)))
   rows.push(["area suggestions (Louvain)", suggestions.ms, `${suggestions.result.length} suggestions`])
   const near = time(() => proximity(snapshot))
@@ -203,7 +203,7 @@ const compareWithExact = (snapshot: Snapshot) => {
 }
 
 const main = async () => {
-  console.log(`bench:graph — median of ${REPEATS} after a warm-up; Node ${process.version}`)
+  console.log(`graph bench — median of ${REPEATS} after a warm-up; Node ${process.version}`)
   const generated = generate()
   report("generated", generated)
   if (process.argv.includes("--exact")) compareWithExact(generated)
