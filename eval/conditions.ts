@@ -24,7 +24,16 @@ export const CONDITIONS: ReadonlyArray<Condition> = [
   { name: "freshness-off", description: "freshness decay off (floor 1)", options: { config: { freshnessFloor: 1 } } },
   { name: "verification-off", description: "the organisation does not use verification", options: { config: RetrievalConfig.retrievalConfigFor("off") } },
   { name: "approximate-tokens", description: "the approximate counter (four characters a token): an estimate, labelled", options: { tokenCounter: TokenCounterApproximate.layer } },
-  { name: "hashing-dense", description: "signed hashing instead of the latent semantic embedder", options: { dense: "hashing" } }
+  { name: "hashing-dense", description: "signed hashing instead of the latent semantic embedder", options: { dense: "hashing" } },
+  // The knobs the bench decides: one change per condition against `full`.
+  { name: "diversity-3", description: "diversityCapPerNote 3", options: { config: { diversityCapPerNote: 3 } } },
+  { name: "diversity-4", description: "diversityCapPerNote 4", options: { config: { diversityCapPerNote: 4 } } },
+  { name: "diversity-off", description: "no diversity cap (plain rank order)", options: { config: { diversityCapPerNote: 1_000_000 } } },
+  { name: "rerank-limit-8", description: "rerankLimit 8", options: { config: { rerankLimit: 8 } } },
+  { name: "rerank-limit-12", description: "rerankLimit 12", options: { config: { rerankLimit: 12 } } },
+  { name: "rerank-limit-16", description: "rerankLimit 16", options: { config: { rerankLimit: 16 } } },
+  { name: "rerank-limit-20", description: "rerankLimit 20", options: { config: { rerankLimit: 20 } } },
+  { name: "relevance-only", description: "stage 7 switched to the relevance-only composition", options: { config: { typeWeightStrength: 0, supportFloor: 1, coverageFloor: 1, noteCoverageFloor: 1, linkConsensusFloor: 1, freshnessFloor: 1 } } }
 ]
 
 export const conditionNamed = (name: string): Condition | undefined => CONDITIONS.find((c) => c.name === name)

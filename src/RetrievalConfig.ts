@@ -203,7 +203,7 @@ export const defaults: RetrievalConfigShape = {
   verificationWeights: { verified: 1, accepted: 0.95, unverified: 0.85, stale: 0.5, superseded: 0.2 },
   authorKindWeights: { human: 1, agent: 0.9 },
 
-  diversityCapPerNote: 3,
+  diversityCapPerNote: 2,
   dedupCosine: 0.92,
   dedupShingleSize: 3,
 
