@@ -3,6 +3,7 @@
  * file beside this one; `main.ts` runs the result against the process.
  */
 import { Command } from "effect/cli"
+import { graph } from "./GraphCommand.ts"
 import { snapshot } from "./SnapshotCommand.ts"
 
 export const VERSION = "0.1.0"
@@ -11,7 +12,7 @@ export const VERSION = "0.1.0"
 export const makeCairn = <E = never, R = never>(extra: ReadonlyArray<Command.Command<string, any, any, E, R>> = []) =>
   Command.make("cairn").pipe(
     Command.withDescription("Right-sized, attributed context from a repository for AI agents"),
-    Command.withSubcommands([snapshot, ...extra])
+    Command.withSubcommands([snapshot, graph, ...extra])
   )
 
 export const cairn = makeCairn()
