@@ -63,7 +63,7 @@ const sliceTable = (result: ConditionResult, title: string, key: (o: ConditionRe
   return [...lines, ""]
 }
 
-const componentColumns = ["rrf", "rerank", "typeWeight", "relationWeight", "hopPenalty", "noteSupport", "termCoverage", "noteCoverage", "linkConsensus", "freshness", "verification", "authorKind"] as const
+const componentColumns = ["rrf", "rerank", "typeWeight", "relationWeight", "hopPenalty", "noteSupport", "termCoverage", "noteCoverage", "linkConsensus", "freshness", "verification", "authorKind", "canonicality"] as const
 
 export const reportMarkdown = (
   bench: BenchResult,

@@ -56,7 +56,7 @@ describe("recall over the reference layers", () => {
       for (const claim of pack.claims) {
         const c = claim.components!
         const product = (c.rerank ?? c.rrf) * c.typeWeight * c.relationWeight * c.hopPenalty * c.noteSupport *
-          c.termCoverage * c.noteCoverage * c.linkConsensus * c.freshness * c.verification * c.authorKind
+          c.termCoverage * c.noteCoverage * c.linkConsensus * c.freshness * c.verification * c.authorKind * c.canonicality
         assert.strictEqual(claim.score, Number(product.toPrecision(3)))
       }
       assert.isDefined(pack.diagnostics?.timingsMs?.["fuse"])

@@ -27,13 +27,14 @@ describe("score identity and bounds", () => {
       fc.record({
         rrf: positive, rerank: fc.option(positive, { nil: null }), typeWeight: positive, relationWeight: positive, hopPenalty: positive,
         noteSupport: positive, termCoverage: positive, noteCoverage: positive, linkConsensus: positive, freshness: positive,
-        verification: positive, authorKind: positive
+        verification: positive, authorKind: positive, canonicality: positive
       }),
       (components) => {
         const c = Candidate.withComponents(Candidate.make(chunk({ id: "a.md#0", text: "x" }), 1), components)
         const expected = (components.rerank ?? components.rrf) * components.typeWeight * components.relationWeight *
           components.hopPenalty * components.noteSupport * components.termCoverage * components.noteCoverage *
-          components.linkConsensus * components.freshness * components.verification * components.authorKind
+          components.linkConsensus * components.freshness * components.verification * components.authorKind *
+          components.canonicality
         assert.strictEqual(c.score, expected)
         assert.strictEqual(c.score, ScoreComponents.score(c.components))
       }

@@ -87,7 +87,7 @@ describe("recall invariants", () => {
       for (const claim of pack.claims) {
         const c = claim.components!
         const product = (c.rerank ?? c.rrf) * c.typeWeight * c.relationWeight * c.hopPenalty * c.noteSupport *
-          c.termCoverage * c.noteCoverage * c.linkConsensus * c.freshness * c.verification * c.authorKind
+          c.termCoverage * c.noteCoverage * c.linkConsensus * c.freshness * c.verification * c.authorKind * c.canonicality
         assert.strictEqual(claim.score, toSignificant(product))
       }
     }), RUNS)

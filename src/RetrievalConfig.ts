@@ -97,6 +97,8 @@ export const RetrievalConfigSchema = Schema.Struct({
   }),
   /** Weight of each author kind. */
   authorKindWeights: Schema.Struct({ human: Unit, agent: Unit }),
+  /** Canonicality lives in [floor, 1]: how central the note is to the corpus's links (the optional NoteSignals port). 1 switches it off. */
+  canonicalityFloor: Unit,
 
   // Diversity and dedup (stage 8)
   /** Chunks of one note admitted before every other note in the list is represented; a reordering, never a drop. */
@@ -202,6 +204,7 @@ export const defaults: RetrievalConfigShape = {
   linkConsensusCap: 6,
   verificationWeights: { verified: 1, accepted: 0.95, unverified: 0.85, stale: 0.5, superseded: 0.2 },
   authorKindWeights: { human: 1, agent: 0.9 },
+  canonicalityFloor: 1,
 
   diversityCapPerNote: 2,
   dedupCosine: 0.92,

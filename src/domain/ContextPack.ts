@@ -29,7 +29,8 @@ const ComponentsWire = Schema.Struct({
   linkConsensus: Schema.Finite,
   freshness: Schema.Finite,
   verification: Schema.Finite,
-  authorKind: Schema.Finite
+  authorKind: Schema.Finite,
+  canonicality: Schema.Finite
 }).pipe(Schema.encodeKeys({
   typeWeight: "type_weight",
   relationWeight: "relation_weight",

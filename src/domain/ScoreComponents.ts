@@ -2,7 +2,7 @@
  * The decomposed score. Every factor is 1 until the stage that owns it runs, so at every stage
  *
  *   score = (rerank ?? rrf) × typeWeight × relationWeight × hopPenalty × noteSupport × termCoverage
- *           × noteCoverage × linkConsensus × freshness × verification × authorKind
+ *           × noteCoverage × linkConsensus × freshness × verification × authorKind × canonicality
  *
  * `relationWeight × hopPenalty` is the graph factor (`graphPenalty`): which relation admitted a
  * neighbour, and how far it was walked. A number in a score that no component explains is a defect.
@@ -23,7 +23,9 @@ export const ScoreComponents = Schema.Struct({
   linkConsensus: Schema.Finite,
   freshness: Schema.Finite,
   verification: Schema.Finite,
-  authorKind: Schema.Finite
+  authorKind: Schema.Finite,
+  /** How central the note is to the corpus's own links (graph canonicality), floored; 1 when off. */
+  canonicality: Schema.Finite
 })
 export type ScoreComponents = typeof ScoreComponents.Type
 
@@ -38,7 +40,8 @@ export const FACTORS = [
   "linkConsensus",
   "freshness",
   "verification",
-  "authorKind"
+  "authorKind",
+  "canonicality"
 ] as const satisfies ReadonlyArray<keyof ScoreComponents>
 export type Factor = typeof FACTORS[number]
 
@@ -55,7 +58,8 @@ export const initial = (rrf: number): ScoreComponents => ({
   linkConsensus: 1,
   freshness: 1,
   verification: 1,
-  authorKind: 1
+  authorKind: 1,
+  canonicality: 1
 })
 
 /** The relevance base a reranker, when it ran, replaces. */
