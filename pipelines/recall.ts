@@ -20,6 +20,7 @@ import { compile, type RetrievalFilter } from "../src/ports/RetrievalFilter.ts"
 import { VectorIndex } from "../src/ports/VectorIndex.ts"
 import { RetrievalConfig } from "../src/RetrievalConfig.ts"
 import { ScoreAdjustment } from "../src/retrieval/adjust.ts"
+import { canonicalityOf } from "../src/retrieval/canonicality.ts"
 import { GraphExpansion } from "../src/retrieval/expand.ts"
 import { Fusion, type RankedList } from "../src/retrieval/fuse.ts"
 import { IntentClassifier } from "../src/retrieval/intent.ts"
@@ -32,7 +33,7 @@ import { RerankStage } from "../src/retrieval/rerank.ts"
 import { analysedStopwords, TitlePathChannel } from "../src/retrieval/titlePath.ts"
 import { neverSilent } from "./boundary.ts"
 
-/** Everything recall needs; the optional ports (Embedder, VectorIndex, Reranker) are read if present. */
+/** Everything recall needs; the optional ports (Embedder, VectorIndex, Reranker, NoteSignals) are read if present. */
 export type RecallServices =
   | LexicalIndex
   | CandidateStore
@@ -222,8 +223,11 @@ export const recallTrace = Effect.fn("recallTrace")(function*(
   const reranked = Option.match(rerankResult.reranked, { onNone: () => expanded.candidates, onSome: (r) => r.candidates })
 
   const chunkCounts = yield* store.chunkCounts([...new Set(reranked.map((c) => c.chunk.noteId))])
+  // Optional and off by default: a map lookup when asked for, and absent signals (or a failure) are
+  // no opinion, never an error.
+  const canonicality = config.canonicalityFloor < 1 ? yield* canonicalityOf(reranked.map((c) => c.chunk.noteId)) : undefined
   const adjusted = yield* timedStage(timings, "adjust", Effect.sync(() =>
-    adjustment.adjust(reranked, { query: query.text, intent, now, edges: expanded.edges, chunkCounts, config })
+    adjustment.adjust(reranked, { query: query.text, intent, now, edges: expanded.edges, chunkCounts, canonicality, config })
   ))
 
   // Stage 8: near-duplicates collapse (by stored vectors where both have them, else by words); the

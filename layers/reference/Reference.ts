@@ -1,7 +1,8 @@
 /**
  * The reference backends as one layer over an in-memory corpus: BM25 faithful to FTS5, exact cosine
- * over a corpus-trained latent semantic embedder (or none), and in-memory candidate, graph and
- * health stores. Deterministic, and the oracle every other backend is compared to.
+ * over a corpus-trained latent semantic embedder (or none), in-memory candidate, graph and health
+ * stores, and the corpus's note signals when it has them. Deterministic, and the oracle every
+ * other backend is compared to.
  */
 import { Effect, Layer } from "effect"
 import type { Chunk } from "../../src/domain/Chunk.ts"
@@ -18,25 +19,34 @@ import * as EmbedderMemory from "./EmbedderMemory.ts"
 import * as GraphStoreMemory from "./GraphStoreMemory.ts"
 import * as IndexHealthMemory from "./IndexHealthMemory.ts"
 import * as LexicalIndexMemory from "./LexicalIndexMemory.ts"
+import * as NoteSignalsMemory from "./NoteSignalsMemory.ts"
 import * as VectorIndexMemory from "./VectorIndexMemory.ts"
 
 export interface Corpus {
   readonly chunks: ReadonlyArray<Chunk>
   readonly edges: ReadonlyArray<NoteEdge>
+  /** Note path → canonicality in [0, 1] (`canonicality(snapshot)`); when present, NoteSignals is provided too. */
+  readonly canonicality?: ReadonlyMap<string, number>
 }
 
 export type Dense = "latent-semantic" | "hashing" | "none"
 
 export type CorePorts = LexicalIndex | CandidateStore | GraphStore | IndexHealth
 
-/** Lexical index, candidate, graph and health stores; BM25 column weights come from RetrievalConfig. */
-export const core = (corpus: Corpus): Layer.Layer<CorePorts, LexicalIndexError> =>
-  Layer.mergeAll(
+/**
+ * Lexical index, candidate, graph and health stores, and the note signals when the corpus carries
+ * them (optional to recall, so the type names the core ports only); BM25 column weights come from
+ * RetrievalConfig.
+ */
+export const core = (corpus: Corpus): Layer.Layer<CorePorts, LexicalIndexError> => {
+  const ports = Layer.mergeAll(
     Layer.unwrap(Effect.map(RetrievalConfig, (config) => LexicalIndexMemory.layer(corpus.chunks, config.lexicalWeights))),
     CandidateStoreMemory.layer(corpus.chunks),
     GraphStoreMemory.layer(corpus.edges),
     IndexHealthMemory.layer()
   )
+  return corpus.canonicality === undefined ? ports : Layer.merge(ports, NoteSignalsMemory.layer(corpus.canonicality))
+}
 
 /** An embedder and the exact vector index of every chunk it embedded. */
 export const dense = (

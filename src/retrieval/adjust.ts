@@ -14,6 +14,9 @@
  *   shortened by the query's recency bias; age is the age of the words (`provenance.createdAt`),
  *   unknown ages decay nothing.
  * - verification and authorKind: lookup tables.
+ * - canonicality: `canonicalityFloor + (1 - floor) × canonicality(note)` from the optional NoteSignals
+ *   port (a note it does not know counts 0); 1 when no signals were read, and the floor's default of
+ *   1 keeps it off.
  * A graph-admitted neighbour borrows its seed's relevance, so each of its factors is capped at its
  * seed's: borrowing can never buy more than the seed had, and a neighbour never outranks its seed.
  */
@@ -43,6 +46,8 @@ export interface AdjustContext {
   readonly edges: ReadonlyArray<NoteEdge>
   /** Chunk count of each candidate's note. */
   readonly chunkCounts: ReadonlyMap<string, number>
+  /** Canonicality of the candidates' notes in [0, 1], when NoteSignals was provided and answered. */
+  readonly canonicality?: ReadonlyMap<string, number> | undefined
   readonly config: RetrievalConfigShape
 }
 
@@ -79,12 +84,13 @@ const STAGE_SEVEN_FACTORS = [
   "linkConsensus",
   "freshness",
   "verification",
-  "authorKind"
+  "authorKind",
+  "canonicality"
 ] as const
 
 /** Compute every stage-7 factor; pure, exported for tests and for the gap detector's shared view. */
 export const adjust = (candidates: ReadonlyArray<Candidate.Candidate>, context: AdjustContext): Array<Candidate.Candidate> => {
-  const { config, intent, now } = context
+  const { canonicality, config, intent, now } = context
   const terms = namedTerms(context.query, config)
 
   // Per-note facts of the list.
@@ -131,7 +137,8 @@ export const adjust = (candidates: ReadonlyArray<Candidate.Candidate>, context: 
       linkConsensus: consensusCap === undefined ? 1 : floored(config.linkConsensusFloor, Math.min(citations, consensusCap) / consensusCap),
       freshness: floored(config.freshnessFloor, decay(age, chunk.noteType, intent.recencyBias, config)),
       verification: config.verificationWeights[chunk.provenance.state],
-      authorKind: config.authorKindWeights[chunk.provenance.authorKind]
+      authorKind: config.authorKindWeights[chunk.provenance.authorKind],
+      canonicality: canonicality === undefined ? 1 : floored(config.canonicalityFloor, canonicality.get(chunk.noteId) ?? 0)
     }
   })
 
