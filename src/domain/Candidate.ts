@@ -11,7 +11,7 @@ export const Candidate = Schema.Struct({
   chunk: Chunk,
   components: ScoreComponents.ScoreComponents,
   score: Schema.Finite,
-  /** Notes this candidate's note links to or is linked from, as note ids, sorted. */
+  /** Notes this candidate's note links to, as note ids: most canonical first, then by id. */
   related: Schema.Array(Schema.String),
   /** 1-based rank in each leg that returned it; diagnostics, not factors. */
   legRanks: Schema.Record(Schema.String, Schema.Int),

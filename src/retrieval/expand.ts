@@ -4,7 +4,8 @@
  * a neighbour inherits the *maximum* over its sources, never the sum (popularity buys nothing);
  * the verb decides how much survives, and `supersedes` is never followed; the discount is
  * `relationWeight × hopPenalty^hops`, recorded with the relation that admitted it, so a neighbour can
- * never outrank the seed that brought it; and `related` reports every outbound edge as written.
+ * never outrank the seed that brought it; and `related` reports every outbound edge as written,
+ * most canonical target first when the optional NoteSignals port is provided (else by id).
  */
 import { Context, Effect, Layer } from "effect"
 import * as Candidate from "../domain/Candidate.ts"
@@ -14,6 +15,7 @@ import { CandidateStore, type CandidateStoreError } from "../ports/CandidateStor
 import { GraphStore, type GraphStoreError, type NoteEdge } from "../ports/GraphStore.ts"
 import type { RetrievalFilter } from "../ports/RetrievalFilter.ts"
 import type { RetrievalConfigShape } from "../RetrievalConfig.ts"
+import { byCanonicality, canonicalityOf } from "./canonicality.ts"
 
 /** The one verb never followed: it points at what the author retired. */
 export const NEVER_FOLLOWED = "supersedes"
@@ -100,16 +102,16 @@ const uniqueEdges = (edges: ReadonlyArray<NoteEdge>): Array<NoteEdge> => {
   return out
 }
 
-/** Outbound targets per note, sorted and distinct: what `related` reports. */
-const relatedByNote = (edges: ReadonlyArray<NoteEdge>): Map<string, Array<string>> => {
+/** Outbound targets of each of `notes`, distinct, in no particular order: what `related` reports. */
+const relatedByNote = (edges: ReadonlyArray<NoteEdge>, notes: ReadonlySet<string>): Map<string, Set<string>> => {
   const related = new Map<string, Set<string>>()
   for (const edge of edges) {
-    if (edge.from === edge.to) continue
+    if (edge.from === edge.to || !notes.has(edge.from)) continue
     let targets = related.get(edge.from)
     if (targets === undefined) related.set(edge.from, (targets = new Set()))
     targets.add(edge.to)
   }
-  return new Map([...related].map(([note, targets]) => [note, [...targets].sort(compareIds)]))
+  return related
 }
 
 export const expandWith = Effect.fnUntraced(function*(
@@ -182,12 +184,17 @@ export const expandWith = Effect.fnUntraced(function*(
   }
 
   const edges = uniqueEdges(fetched)
-  const related = relatedByNote(edges)
+  const listed = [...seeds, ...admitted]
+  const targets = relatedByNote(edges, new Set(listed.map((candidate) => candidate.chunk.noteId)))
+  // Where a reader should go next: the most canonical target first, when the corpus says which.
+  const scores = targets.size === 0 ? undefined : yield* canonicalityOf([...targets.values()].flatMap((set) => [...set]))
+  const relatedOrder = byCanonicality(scores)
+  const related = new Map([...targets].map(([note, set]) => [note, [...set].sort(relatedOrder)]))
   const withRelated = (candidate: Candidate.Candidate): Candidate.Candidate => ({
     ...candidate,
     related: related.get(candidate.chunk.noteId) ?? []
   })
-  return { candidates: [...seeds.map(withRelated), ...admitted.map(withRelated)], edges }
+  return { candidates: listed.map(withRelated), edges }
 })
 
 export class GraphExpansion extends Context.Service<GraphExpansion, {

@@ -76,7 +76,8 @@ export const toClaim = (candidate: Candidate, explain: boolean): ContextPack.Cla
     provenance: chunk.provenance,
     freshness: toSignificant(candidate.components.freshness),
     score: toSignificant(candidate.score),
-    related: [...candidate.related].sort(compareIds),
+    // Kept as stage 5 ordered it (most canonical first, then id): the order is the advice.
+    related: [...candidate.related],
     note: chunk.noteId,
     heading: chunk.headingPath.at(-1) ?? null,
     version: chunk.contentSha.slice(0, 12),
