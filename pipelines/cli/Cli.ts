@@ -3,8 +3,11 @@
  * file beside this one; `main.ts` runs the result against the process.
  */
 import { Command } from "effect/cli"
+import { ask } from "./AskCommand.ts"
 import { graph } from "./GraphCommand.ts"
+import { index } from "./IndexCommand.ts"
 import { snapshot } from "./SnapshotCommand.ts"
+import { status } from "./StatusCommand.ts"
 
 export const VERSION = "0.1.0"
 
@@ -12,7 +15,7 @@ export const VERSION = "0.1.0"
 export const makeCairn = <E = never, R = never>(extra: ReadonlyArray<Command.Command<string, any, any, E, R>> = []) =>
   Command.make("cairn").pipe(
     Command.withDescription("Right-sized, attributed context from a repository for AI agents"),
-    Command.withSubcommands([snapshot, graph, ...extra])
+    Command.withSubcommands([index, ask, status, snapshot, graph, ...extra])
   )
 
 export const cairn = makeCairn()

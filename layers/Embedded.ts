@@ -1,0 +1,72 @@
+/**
+ * The embedded layer set: the shipped stages over one SQLite file (`<root>/.cairn/index.sqlite` by
+ * default), with the writer for refreshes. The dense leg is present when the index holds vectors
+ * and its embedder can be restored from the file; otherwise recall runs without it and says so in
+ * the pack's diagnostics.
+ */
+import { Effect, Layer } from "effect"
+import type { InvalidInput } from "../src/domain/InvalidInput.ts"
+import type { CandidateStore } from "../src/ports/CandidateStore.ts"
+import type { GraphStore } from "../src/ports/GraphStore.ts"
+import type { IndexHealth } from "../src/ports/IndexHealth.ts"
+import type { LexicalIndex, LexicalIndexError } from "../src/ports/LexicalIndex.ts"
+import type { TokenCounter } from "../src/ports/TokenCounter.ts"
+import * as RetrievalConfig from "../src/RetrievalConfig.ts"
+import * as CandidateStoreSqlite from "./sqlite/CandidateStoreSqlite.ts"
+import * as Database from "./sqlite/Database.ts"
+import type { DatabaseError } from "./sqlite/DatabaseError.ts"
+import * as EmbedderSqlite from "./sqlite/EmbedderSqlite.ts"
+import * as GraphStoreSqlite from "./sqlite/GraphStoreSqlite.ts"
+import * as IndexHealthSqlite from "./sqlite/IndexHealthSqlite.ts"
+import * as IndexWriter from "./sqlite/IndexWriter.ts"
+import * as LexicalIndexSqlite from "./sqlite/LexicalIndexSqlite.ts"
+import * as VectorIndexSqlite from "./sqlite/VectorIndexSqlite.ts"
+import * as Stages from "./Stages.ts"
+import * as TokenCounterDefault from "./tokens/TokenCounterDefault.ts"
+
+export interface EmbeddedOptions {
+  /** The repository root; the index lives under `<root>/.cairn/` unless `path` says otherwise. */
+  readonly root: string
+  readonly path?: string
+  /** Open for reading only (a second process asking questions while another indexes). */
+  readonly readOnly?: boolean
+  /** RetrievalConfig overrides, validated. */
+  readonly config?: unknown
+  readonly tokenCounter?: Layer.Layer<TokenCounter>
+}
+
+export type EmbeddedServices =
+  | Stages.StageServices
+  | LexicalIndex
+  | CandidateStore
+  | GraphStore
+  | IndexHealth
+  | IndexWriter.IndexWriter
+  | Database.Database
+
+/** Vectors and the embedder that wrote them, or nothing when the index holds none. */
+const dense = Layer.merge(VectorIndexSqlite.layer, EmbedderSqlite.layer).pipe(
+  Layer.catchCause(() => Layer.empty)
+) as Layer.Layer<never, never, Database.Database>
+
+export const embedded = (
+  options: EmbeddedOptions
+): Layer.Layer<EmbeddedServices, DatabaseError | LexicalIndexError | InvalidInput> => {
+  const ports = Layer.mergeAll(
+    Layer.unwrap(Effect.map(RetrievalConfig.RetrievalConfig, (config) => LexicalIndexSqlite.layer(config.lexicalWeights))),
+    CandidateStoreSqlite.layer,
+    GraphStoreSqlite.layer,
+    IndexHealthSqlite.layer,
+    IndexWriter.layer,
+    dense
+  )
+  return Stages.layer.pipe(
+    Layer.provideMerge(ports),
+    Layer.provideMerge(Database.layer({
+      path: options.path ?? Database.defaultPath(options.root),
+      ...(options.readOnly === undefined ? {} : { readOnly: options.readOnly })
+    })),
+    Layer.provideMerge(options.tokenCounter ?? TokenCounterDefault.layer),
+    Layer.provideMerge(RetrievalConfig.layer(options.config ?? {}))
+  )
+}

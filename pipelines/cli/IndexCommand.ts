@@ -1,0 +1,72 @@
+/**
+ * `cairn index [--root DIR] [--rebuild]`: builds or refreshes the embedded index under
+ * `<root>/.cairn/`, re-chunking only notes whose bytes moved. Progress goes to standard error
+ * (redrawn in place on a terminal, a line per phase otherwise); the summary to standard output.
+ */
+import * as NodeChildProcessSpawner from "@effect/platform-node/NodeChildProcessSpawner"
+import { Clock, Console, Duration, Effect, Layer, Stdio, Stream } from "effect"
+import { Command, Flag } from "effect/cli"
+import * as Database from "../../layers/sqlite/Database.ts"
+import * as IndexWriter from "../../layers/sqlite/IndexWriter.ts"
+import * as HistoryGit from "../../layers/node/HistoryGit.ts"
+import * as TokenCounterDefault from "../../layers/tokens/TokenCounterDefault.ts"
+import { type IndexProgress, type IndexReport, indexRepository } from "../indexRepository.ts"
+
+const write = (text: string) =>
+  Effect.gen(function*() {
+    const stdio = yield* Stdio.Stdio
+    yield* Stream.run(Stream.make(text), stdio.stderr({ endOnDone: false })).pipe(Effect.ignore)
+  })
+
+const describe = (event: IndexProgress): string => {
+  switch (event._tag) {
+    case "Discovered":
+      return `cairn: ${event.files} files to index`
+    case "Chunked":
+      return `cairn: chunked ${event.done}/${event.total} changed files`
+    case "Embedding":
+      return `cairn: embedding ${event.chunks} chunks`
+    case "Written":
+      return "cairn: written"
+  }
+}
+
+/** The layers an index run needs, over the index file of `root`. */
+export const indexLayer = (root: string) =>
+  Layer.mergeAll(IndexWriter.layer, TokenCounterDefault.layer, HistoryGit.layer(root)).pipe(
+    Layer.provideMerge(Database.layer({ path: Database.defaultPath(root) })),
+    Layer.provide(NodeChildProcessSpawner.layer)
+  )
+
+/** Index `root`, reporting progress on standard error; returns the report. */
+export const runIndex = (root: string, rebuild: boolean) =>
+  Effect.gen(function*() {
+    const stdio = yield* Stdio.Stdio
+    const terminal = yield* stdio.stderrIsTerminal
+    const events: Array<IndexProgress> = []
+    // The one clock read of an index run: the build time stamped on the manifest.
+    const now = yield* Clock.currentTimeMillis
+    const report: IndexReport = yield* indexRepository({ root, now, rebuild, onProgress: (event) => events.push(event) }).pipe(
+      Effect.provide(indexLayer(root))
+    )
+    const lines = events.map(describe)
+    if (lines.length > 0) yield* write(terminal ? `\r${lines.at(-1)}\u001b[K\n` : `${lines.join("\n")}\n`)
+    return report
+  })
+
+export const summarise = (report: IndexReport, seconds: number): string =>
+  `indexed ${report.notes} files in ${seconds.toFixed(1)} s: ${report.notesIndexed} re-chunked, ${report.notesUnchanged} unchanged, ` +
+  `${report.notesDeleted} deleted; ${report.summary.chunkCount} chunks (${report.chunksEmbedded} embedded, ${report.vectorsReused} vectors reused)` +
+  `${report.retrained ? ", embedder retrained" : ""}; ${report.summary.relationCount} relations`
+
+export const index = Command.make(
+  "index",
+  {
+    root: Flag.String("root").pipe(Flag.withDescription("Repository to index"), Flag.withDefault(".")),
+    rebuild: Flag.Boolean("rebuild").pipe(Flag.withDescription("Rebuild from scratch and retrain the embedder"), Flag.withDefault(false))
+  },
+  Effect.fn("cli.index")(function*({ rebuild, root }) {
+    const [duration, report] = yield* Effect.timed(runIndex(root, rebuild))
+    yield* Console.log(summarise(report, Duration.toMillis(duration) / 1000))
+  })
+).pipe(Command.withDescription("Build or refresh the embedded index of a repository (only what changed)"))

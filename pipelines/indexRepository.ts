@@ -1,0 +1,201 @@
+/**
+ * The index dataflow: discovery's snapshot → chunks with provenance → embeddings → one transaction
+ * into the embedded index. Incremental by content hash: only notes whose bytes moved are re-chunked,
+ * only chunks whose text moved are re-embedded, vanished notes are deleted, and everything lands in
+ * one write, so an interrupted run leaves the previous index as it was.
+ */
+import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
+import { Effect, FileSystem, Option, Path } from "effect"
+import type { Chunk, ChunkId } from "../src/domain/Chunk.ts"
+import type { Snapshot } from "../src/domain/Snapshot.ts"
+import { decodeSnapshotJson } from "../src/domain/Snapshot.ts"
+import { serialize } from "../src/discovery/Assemble.ts"
+import type { DiscoveryConfig } from "../src/discovery/DiscoveryConfig.ts"
+import { chunkFile, CODE_EXTENSIONS, MARKDOWN_EXTENSIONS } from "../src/index/chunk/ChunkFile.ts"
+import type { TextEncoderModel } from "../src/index/HashingEmbedder.ts"
+import * as Lsa from "../src/index/LatentSemanticEmbedder.ts"
+import { History } from "../src/ports/History.ts"
+import type { NoteEdge } from "../src/ports/GraphStore.ts"
+import { TokenCounter } from "../src/ports/TokenCounter.ts"
+import { IndexWriter, type VectorModel, type WriteSummary } from "../layers/sqlite/IndexWriter.ts"
+import { discover } from "./discover.ts"
+
+export interface IndexOptions {
+  readonly root: string
+  /** The clock read at the caller's boundary; stamped on the manifest as the build time. */
+  readonly now: number
+  /** Rebuild from scratch: every note re-chunked, the embedder retrained, the index replaced. */
+  readonly rebuild?: boolean
+  readonly discovery?: Partial<DiscoveryConfig>
+  readonly onProgress?: (event: IndexProgress) => void
+}
+
+export type IndexProgress =
+  | { readonly _tag: "Discovered"; readonly files: number }
+  | { readonly _tag: "Chunked"; readonly done: number; readonly total: number }
+  | { readonly _tag: "Embedding"; readonly chunks: number }
+  | { readonly _tag: "Written" }
+
+export interface IndexReport {
+  readonly notes: number
+  readonly notesIndexed: number
+  readonly notesUnchanged: number
+  readonly notesDeleted: number
+  readonly chunksEmbedded: number
+  readonly vectorsReused: number
+  readonly retrained: boolean
+  readonly summary: WriteSummary
+  readonly snapshotHash: string
+}
+
+/** The model id the latent semantic encoder reports; a stored space of another model is retrained. */
+const LSA_MODEL_ID = "cairn/lsa"
+const DOCUMENT_PREFIX = "document:"
+const MODULE_PREFIX = "module:"
+const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+
+/** Where cairn keeps its files under a root. */
+export const cairnDir = (path: Path.Path, root: string) => path.join(root, ".cairn")
+
+/** The indexable notes of a snapshot: Markdown documents and source modules, with their content hashes. */
+export const notesOf = (snapshot: Snapshot): Map<string, string> => {
+  const notes = new Map<string, string>()
+  for (const entity of snapshot.entities) {
+    const path = entity.id.startsWith(DOCUMENT_PREFIX) ? entity.id.slice(DOCUMENT_PREFIX.length)
+      : entity.id.startsWith(MODULE_PREFIX) ? entity.id.slice(MODULE_PREFIX.length)
+      : undefined
+    if (path === undefined) continue
+    const extension = path.slice(path.lastIndexOf(".")).toLowerCase()
+    if (!MARKDOWN_EXTENSIONS.has(extension) && !CODE_EXTENSIONS.has(extension)) continue
+    const hash = "evidence" in entity ? entity.evidence[0]?.contentHash : undefined
+    if (hash !== undefined) notes.set(path, hash)
+  }
+  return notes
+}
+
+/** Relations between indexed notes, as the graph and link-consensus stages read them. */
+export const edgesOf = (snapshot: Snapshot, notes: ReadonlySet<string>): Array<NoteEdge> => {
+  const strip = (id: string) => id.startsWith(DOCUMENT_PREFIX) ? id.slice(DOCUMENT_PREFIX.length) : id.startsWith(MODULE_PREFIX) ? id.slice(MODULE_PREFIX.length) : undefined
+  const edges: Array<NoteEdge> = []
+  for (const relation of snapshot.relations) {
+    const from = strip(relation.from)
+    const to = strip(relation.to)
+    if (from !== undefined && to !== undefined && from !== to && notes.has(from) && notes.has(to)) edges.push({ from, to, verb: relation.kind })
+  }
+  return edges.sort((a, b) => byCodeUnit(a.from, b.from) || byCodeUnit(a.to, b.to) || byCodeUnit(a.verb, b.verb))
+}
+
+const readPrevious = (fs: FileSystem.FileSystem, file: string) =>
+  fs.readFileString(file).pipe(
+    Effect.flatMap((text) => decodeSnapshotJson(text)),
+    Effect.option
+  )
+
+export interface PendingChanges {
+  readonly added: ReadonlyArray<string>
+  readonly changed: ReadonlyArray<string>
+  readonly deleted: ReadonlyArray<string>
+}
+
+/** What a refresh would re-index: files on disk whose bytes differ from what the index holds. Writes nothing. */
+export const pendingChanges = Effect.fn("pendingChanges")(function*(options: { readonly root: string; readonly discovery?: Partial<DiscoveryConfig> }) {
+  const fs = yield* FileSystem.FileSystem
+  const path = yield* Path.Path
+  const writer = yield* IndexWriter
+  const previous = yield* readPrevious(fs, path.join(cairnDir(path, options.root), "snapshot.json"))
+  const snapshot = yield* discover({
+    root: options.root,
+    config: { ...options.discovery, exclude: [...(options.discovery?.exclude ?? []), ".cairn/"] },
+    previous: Option.getOrUndefined(previous)
+  })
+  const current = notesOf(snapshot)
+  const stored = yield* writer.noteHashes
+  return {
+    added: [...current.keys()].filter((note) => !stored.has(note)).sort(byCodeUnit),
+    changed: [...current].filter(([note, hash]) => stored.has(note) && stored.get(note) !== hash).map(([note]) => note).sort(byCodeUnit),
+    deleted: [...stored.keys()].filter((note) => !current.has(note)).sort(byCodeUnit)
+  } satisfies PendingChanges
+}, (effect) => Effect.provide(effect, NodeCrypto.layerDigest))
+
+export const indexRepository = Effect.fn("indexRepository")(function*(options: IndexOptions) {
+  const fs = yield* FileSystem.FileSystem
+  const path = yield* Path.Path
+  const writer = yield* IndexWriter
+  const counter = yield* TokenCounter
+  const history = yield* Effect.serviceOption(History)
+  const progress = options.onProgress ?? (() => {})
+
+  // Discovery, offered the last snapshot so unchanged files are not parsed again.
+  const snapshotFile = path.join(cairnDir(path, options.root), "snapshot.json")
+  const previous = options.rebuild === true ? Option.none() : yield* readPrevious(fs, snapshotFile)
+  const snapshot = yield* discover({
+    root: options.root,
+    config: { ...options.discovery, exclude: [...(options.discovery?.exclude ?? []), ".cairn/"] },
+    previous: Option.getOrUndefined(previous)
+  })
+  yield* fs.makeDirectory(cairnDir(path, options.root), { recursive: true })
+  yield* fs.writeFileString(snapshotFile, `${serialize(snapshot)}\n`)
+
+  const current = notesOf(snapshot)
+  progress({ _tag: "Discovered", files: current.size })
+  const stored = yield* writer.noteHashes
+  const space = yield* writer.vectorSpace
+  const retrain = options.rebuild === true || space === undefined || space.modelId !== LSA_MODEL_ID
+  const changed = [...current].filter(([note, hash]) => retrain || stored.get(note) !== hash).map(([note]) => note).sort(byCodeUnit)
+  const deleted = [...stored.keys()].filter((note) => !current.has(note)).sort(byCodeUnit)
+
+  // Chunk what moved, with the age of the words from git blame when the root is a work tree.
+  const isRepository = Option.isSome(history) ? yield* history.value.isRepository : false
+  const chunks: Array<Chunk> = []
+  for (const [i, note] of changed.entries()) {
+    const text = yield* fs.readFileString(path.join(options.root, note))
+    const blame = isRepository && Option.isSome(history)
+      ? Option.getOrUndefined(yield* history.value.blame(note).pipe(Effect.orElseSucceed(() => Option.none())))
+      : undefined
+    chunks.push(...(yield* chunkFile({ path: note, text, ...(blame === undefined ? {} : { history: blame }) }, { count: counter.count })))
+    if ((i + 1) % 200 === 0 || i + 1 === changed.length) progress({ _tag: "Chunked", done: i + 1, total: changed.length })
+  }
+
+  // Embeddings: a retrain fits the latent semantic model on every chunk and re-embeds them all; an
+  // incremental run embeds only chunks whose text the index has no vector for, with the stored model.
+  let model: VectorModel
+  let encoder: TextEncoderModel
+  if (retrain) {
+    const trained = Lsa.train(chunks.map((chunk) => chunk.text))
+    encoder = Lsa.encoder(trained)
+    model = { id: encoder.id, version: encoder.version, dimension: encoder.dimension, model: Lsa.encodeModel(trained) }
+  } else {
+    const restored = yield* Lsa.decodeModel(space!.model ?? "").pipe(Effect.orDie)
+    encoder = Lsa.encoder(restored)
+    model = { id: space!.modelId, version: space!.version, dimension: space!.dimension, ...(space!.model === null ? {} : { model: space!.model }) }
+  }
+  const existing = retrain ? new Map() : yield* writer.storedChunks(changed)
+  const toEmbed = chunks.filter((chunk) => {
+    const known = existing.get(chunk.id)
+    return known === undefined || !known.embedded || known.contentSha !== chunk.contentSha
+  })
+  progress({ _tag: "Embedding", chunks: toEmbed.length })
+  const entries = toEmbed.map((chunk) => ({ chunkId: chunk.id as ChunkId, vector: encoder.embedOne(chunk.text) }))
+
+  const summary = yield* writer.write({
+    ...(retrain ? { replaceAll: true } : {}),
+    chunks,
+    notes: changed.map((note) => ({ id: note, contentHash: current.get(note)! })),
+    deleteNotes: deleted,
+    relations: { from: [...current.keys()].sort(byCodeUnit), edges: edgesOf(snapshot, new Set(current.keys())) },
+    vectors: { model, entries, ...(retrain ? { replace: true } : {}) },
+    manifest: { snapshotHash: snapshot.contentHash, builtAt: new Date(options.now).toISOString() }
+  })
+  progress({ _tag: "Written" })
+  return {
+    notes: current.size,
+    notesIndexed: changed.length,
+    notesUnchanged: current.size - changed.length,
+    notesDeleted: deleted.length,
+    chunksEmbedded: entries.length,
+    vectorsReused: chunks.length - entries.length,
+    retrained: retrain,
+    summary,
+    snapshotHash: snapshot.contentHash
+  } satisfies IndexReport
+}, (effect) => Effect.provide(effect, NodeCrypto.layerDigest))
