@@ -4,8 +4,9 @@
  * only chunks whose text moved are re-embedded, vanished notes are deleted, and everything lands in
  * one write, so an interrupted run leaves the previous index as it was.
  */
+import * as NodeChildProcessSpawner from "@effect/platform-node/NodeChildProcessSpawner"
 import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
-import { Effect, FileSystem, Option, Path } from "effect"
+import { Effect, FileSystem, Layer, Option, Path } from "effect"
 import type { Chunk, ChunkId } from "../src/domain/Chunk.ts"
 import type { Snapshot } from "../src/domain/Snapshot.ts"
 import { decodeSnapshotJson } from "../src/domain/Snapshot.ts"
@@ -17,7 +18,11 @@ import * as Lsa from "../src/index/LatentSemanticEmbedder.ts"
 import { History } from "../src/ports/History.ts"
 import type { NoteEdge } from "../src/ports/GraphStore.ts"
 import { TokenCounter } from "../src/ports/TokenCounter.ts"
+import * as HistoryGit from "../layers/node/HistoryGit.ts"
+import * as Database from "../layers/sqlite/Database.ts"
+import * as IndexWriterLayer from "../layers/sqlite/IndexWriter.ts"
 import { IndexWriter, type VectorModel, type WriteSummary } from "../layers/sqlite/IndexWriter.ts"
+import * as TokenCounterDefault from "../layers/tokens/TokenCounterDefault.ts"
 import { discover } from "./discover.ts"
 
 export interface IndexOptions {
@@ -53,6 +58,13 @@ const LSA_MODEL_ID = "cairn/lsa"
 const DOCUMENT_PREFIX = "document:"
 const MODULE_PREFIX = "module:"
 const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+
+/** The layers an index run needs, over the index file of `root`: the writer, the counter, git history. */
+export const indexLayer = (root: string) =>
+  Layer.mergeAll(IndexWriterLayer.layer, TokenCounterDefault.layer, HistoryGit.layer(root)).pipe(
+    Layer.provideMerge(Database.layer({ path: Database.defaultPath(root) })),
+    Layer.provide(NodeChildProcessSpawner.layer)
+  )
 
 /** Where cairn keeps its files under a root. */
 export const cairnDir = (path: Path.Path, root: string) => path.join(root, ".cairn")

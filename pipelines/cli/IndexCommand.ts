@@ -3,14 +3,9 @@
  * `<root>/.cairn/`, re-chunking only notes whose bytes moved. Progress goes to standard error
  * (redrawn in place on a terminal, a line per phase otherwise); the summary to standard output.
  */
-import * as NodeChildProcessSpawner from "@effect/platform-node/NodeChildProcessSpawner"
-import { Clock, Console, Duration, Effect, Layer, Stdio, Stream } from "effect"
+import { Clock, Console, Duration, Effect, Stdio, Stream } from "effect"
 import { Command, Flag } from "effect/cli"
-import * as Database from "../../layers/sqlite/Database.ts"
-import * as IndexWriter from "../../layers/sqlite/IndexWriter.ts"
-import * as HistoryGit from "../../layers/node/HistoryGit.ts"
-import * as TokenCounterDefault from "../../layers/tokens/TokenCounterDefault.ts"
-import { type IndexProgress, type IndexReport, indexRepository } from "../indexRepository.ts"
+import { type IndexProgress, type IndexReport, indexLayer, indexRepository } from "../indexRepository.ts"
 
 const write = (text: string) =>
   Effect.gen(function*() {
@@ -30,13 +25,6 @@ const describe = (event: IndexProgress): string => {
       return "cairn: written"
   }
 }
-
-/** The layers an index run needs, over the index file of `root`. */
-export const indexLayer = (root: string) =>
-  Layer.mergeAll(IndexWriter.layer, TokenCounterDefault.layer, HistoryGit.layer(root)).pipe(
-    Layer.provideMerge(Database.layer({ path: Database.defaultPath(root) })),
-    Layer.provide(NodeChildProcessSpawner.layer)
-  )
 
 /** Index `root`, reporting progress on standard error; returns the report. */
 export const runIndex = (root: string, rebuild: boolean) =>

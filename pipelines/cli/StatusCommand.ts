@@ -5,8 +5,7 @@
 import { Clock, Console, Effect } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as Database from "../../layers/sqlite/Database.ts"
-import { pendingChanges } from "../indexRepository.ts"
-import { indexLayer } from "./IndexCommand.ts"
+import { indexLayer, pendingChanges } from "../indexRepository.ts"
 
 interface ManifestRow {
   readonly snapshot_hash: string

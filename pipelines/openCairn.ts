@@ -1,0 +1,90 @@
+/**
+ * The library API over a repository's embedded index, for TypeScript services that do not use
+ * Effect: `openCairn({ root })` returns `{ recall, refresh, status, close }`. The Effect API is the
+ * same pipeline with `Embedded.embedded({ root })` provided (see docs/api.md).
+ */
+import * as NodeServices from "@effect/platform-node/NodeServices"
+import { Cause, Clock, Effect, Exit, ManagedRuntime } from "effect"
+import type { ContextPack } from "../src/domain/ContextPack.ts"
+import type { QueryFilters } from "../src/domain/Query.ts"
+import { IndexHealth, type IndexHealthReading } from "../src/ports/IndexHealth.ts"
+import * as Embedded from "../layers/Embedded.ts"
+import { indexLayer, type IndexReport, indexRepository, pendingChanges, type PendingChanges } from "./indexRepository.ts"
+import { recall as recallEffect } from "./recall.ts"
+
+export interface OpenOptions {
+  readonly root: string
+  /** RetrievalConfig overrides, validated when the index is opened. */
+  readonly config?: unknown
+  /** Refresh the index before the first question (default true). */
+  readonly refreshOnOpen?: boolean
+}
+
+export interface AskOptions {
+  readonly budgetTokens?: number
+  readonly filters?: QueryFilters
+  readonly explain?: boolean
+}
+
+export interface Cairn {
+  /** A ContextPack for `text` (camelCase; `ContextPack.serialise` gives the wire JSON). */
+  readonly recall: (text: string, options?: AskOptions) => Promise<ContextPack>
+  /** Re-index what changed on disk; later questions see it. */
+  readonly refresh: () => Promise<IndexReport>
+  /** Index health and the files changed since the last build. */
+  readonly status: () => Promise<IndexHealthReading & { readonly pending: PendingChanges }>
+  /** Releases the database; later calls reject. */
+  readonly close: () => Promise<void>
+}
+
+const settle = async <A>(exit: Promise<Exit.Exit<A, unknown>>): Promise<A> => {
+  const result = await exit
+  if (Exit.isSuccess(result)) return result.value
+  // Reject with the tagged error itself, so callers can branch on its `_tag`.
+  throw Cause.squash(result.cause)
+}
+
+export const openCairn = async (options: OpenOptions): Promise<Cairn> => {
+  const platform = ManagedRuntime.make(NodeServices.layer)
+  const reindex = () =>
+    settle(platform.runPromiseExit(Effect.gen(function*() {
+      const now = yield* Clock.currentTimeMillis
+      return yield* indexRepository({ root: options.root, now }).pipe(Effect.provide(indexLayer(options.root)))
+    })))
+  if (options.refreshOnOpen !== false) await reindex()
+  // The recall layers are rebuilt after a refresh, so a retrained embedder is picked up.
+  let runtime = ManagedRuntime.make(Embedded.embedded({ root: options.root, ...(options.config === undefined ? {} : { config: options.config }) }))
+  let closed = false
+  const guard = () => {
+    if (closed) throw new Error("cairn: this handle is closed; open another with openCairn")
+  }
+  return {
+    recall: (text, ask = {}) => {
+      guard()
+      return settle(runtime.runPromiseExit(recallEffect({ ...ask, text })))
+    },
+    refresh: async () => {
+      guard()
+      await runtime.dispose()
+      const report = await reindex()
+      runtime = ManagedRuntime.make(Embedded.embedded({ root: options.root, ...(options.config === undefined ? {} : { config: options.config }) }))
+      return report
+    },
+    status: async () => {
+      guard()
+      const reading = await settle(runtime.runPromiseExit(Effect.gen(function*() {
+        const now = yield* Clock.currentTimeMillis
+        return yield* (yield* IndexHealth).read(now)
+      })))
+      const pending = await settle(platform.runPromiseExit(pendingChanges({ root: options.root }).pipe(Effect.provide(indexLayer(options.root)))))
+      return { ...reading, pending }
+    },
+    close: async () => {
+      if (closed) return
+      closed = true
+      await runtime.dispose()
+      await platform.dispose()
+    }
+  }
+}
+
