@@ -50,6 +50,33 @@ describe("recall over the reference layers", () => {
       assert.deepStrictEqual(seed!.related, ["architecture/release-pipeline.md", "decisions/blue-green.md"])
     }).pipe(Effect.provide(Recall.reference(corpus, { dense: "none" }))))
 
+  it.effect("with note signals, explain shows the canonicality factor and related follows canonicality", () =>
+    Effect.gen(function*() {
+      const canonicality = new Map([["decisions/blue-green.md", 1], ["architecture/release-pipeline.md", 0.2], ["runbooks/rollback.md", 0.5]])
+      const on = yield* recall({ text: "deployctl", explain: true }).pipe(
+        Effect.provide(Recall.reference({ ...corpus, canonicality }, { dense: "none", config: { canonicalityFloor: 0.8 } }))
+      )
+      const seed = on.claims.find((claim) => claim.note === "runbooks/rollback.md" && claim.components!.hopPenalty === 1)!
+      assert.closeTo(seed.components!.canonicality, 0.8 + 0.2 * 0.5, 1e-12)
+      // Most canonical first, the reverse of id order here.
+      assert.deepStrictEqual(seed.related, ["decisions/blue-green.md", "architecture/release-pipeline.md"])
+      const factorOf = (note: string) => on.claims.filter((claim) => claim.note === note).map((claim) => claim.components!.canonicality)
+      // A neighbour borrows at most its seed's canonicality.
+      assert.isAbove(factorOf("decisions/blue-green.md").length, 0)
+      assert.isAbove(factorOf("architecture/release-pipeline.md").length, 0)
+      for (const factor of factorOf("decisions/blue-green.md")) assert.closeTo(factor, 0.9, 1e-12)
+      for (const factor of factorOf("architecture/release-pipeline.md")) assert.closeTo(factor, 0.8 + 0.2 * 0.2, 1e-12)
+      const wire = ContextPack.toWire(on).claims.find((claim) => claim.ref === seed.ref)!
+      assert.closeTo(wire.components!.canonicality, 0.9, 1e-12)
+
+      // The default floor keeps the factor off while related still follows the signals.
+      const off = yield* recall({ text: "deployctl", explain: true }).pipe(
+        Effect.provide(Recall.reference({ ...corpus, canonicality }, { dense: "none" }))
+      )
+      assert.isTrue(off.claims.every((claim) => claim.components!.canonicality === 1))
+      assert.deepStrictEqual(off.claims.find((claim) => claim.ref === seed.ref)!.related, seed.related)
+    }))
+
   it.effect("explain publishes components that multiply out to each score", () =>
     Effect.gen(function*() {
       const pack = yield* recall(QUESTION)

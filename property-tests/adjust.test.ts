@@ -1,7 +1,7 @@
 /**
- * Recall II invariants: the score identity for arbitrary component values, freshness within
- * [floor, 1], no gap naming a term a claim contains, and an empty knowledge base answering every
- * question with a gap and no claim.
+ * Recall II invariants: the score identity for arbitrary component values, freshness and
+ * canonicality within [floor, 1], no gap naming a term a claim contains, and an empty knowledge
+ * base answering every question with a gap and no claim.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
@@ -66,6 +66,42 @@ const VOCAB = ["deploy", "rollback", "cache", "token", "budget", "graph", "incid
 const Word = Schema.Literals(VOCAB)
 const Corpus = Schema.Array(Schema.Array(Word).check(Schema.isMaxLength(10))).check(Schema.isMaxLength(16))
 const Question = Schema.Array(Schema.Literals([...VOCAB, "missingword", "absentterm", "how", "long"])).check(Schema.isMaxLength(6))
+
+describe("canonicality as a factor", () => {
+  it("stays within [canonicalityFloor, 1], never reverses the signal's order, and a neighbour never exceeds its seed's", () => {
+    fc.assert(fc.property(
+      fc.double({ min: 0, max: 1, noNaN: true }),
+      fc.array(fc.double({ min: -1, max: 2, noNaN: true }), { minLength: 1, maxLength: 8 }),
+      fc.double({ min: 0, max: 1, noNaN: true }),
+      (floor, raw, neighbourScore) => {
+        const config = { ...RetrievalConfig.defaults, canonicalityFloor: floor, rerankLimit: 100 }
+        const notes = raw.map((_, i) => `n${i}.md`)
+        const canonicality = new Map([...notes.map((note, i) => [note, Math.min(1, Math.max(0, raw[i]!))] as const), ["hub.md", neighbourScore]])
+        const seeds = notes.map((note) => Candidate.make(chunk({ id: `${note}#0`, text: "x" }), 0.03))
+        const base = Candidate.make(chunk({ id: "hub.md#0", text: "x" }), 0.03)
+        const neighbour = {
+          ...Candidate.withComponents(base, { ...base.components, relationWeight: 1, hopPenalty: 0.6 }),
+          graph: { hops: 1, relation: "depends_on", from: "n0.md" }
+        }
+        const adjusted = adjust([...seeds, neighbour], {
+          query: "x", intent: classify("x"), now: NOW, edges: [], chunkCounts: new Map(), canonicality, config
+        })
+        const factor = (note: string) => adjusted.find((c) => c.chunk.noteId === note)!.components.canonicality
+        for (const c of adjusted) {
+          assert.isAtLeast(c.components.canonicality, floor)
+          assert.isAtMost(c.components.canonicality, 1)
+          assert.strictEqual(c.score, ScoreComponents.score(c.components))
+        }
+        for (const a of notes) {
+          for (const b of notes) {
+            if (canonicality.get(a)! > canonicality.get(b)!) assert.isAtLeast(factor(a), factor(b))
+          }
+        }
+        assert.isAtMost(factor("hub.md"), factor("n0.md"))
+      }
+    ), RUNS)
+  })
+})
 
 describe("gaps never contradict claims", () => {
   it.effect.prop("no gap names a term that a claim contains", { corpus: Corpus, question: Question }, ({ corpus, question }) =>

@@ -113,6 +113,45 @@ describe("adjust", () => {
     assert.isBelow(n.score, s.score)
   })
 
+  it("canonicality is floor + (1 - floor) × the note's score; an unknown note sits at the floor", () => {
+    const list = ["hub", "leaf", "unknown"].map((n) => make({ id: `${n}.md#0`, chunk: { noteId: `${n}.md` } }))
+    const canonicality = new Map([["hub.md", 1], ["leaf.md", 0.25]])
+    const on = adjust(list, context({ canonicality, config: { ...config, canonicalityFloor: 0.8 } }))
+    const by = (n: string) => on.find((c) => c.chunk.noteId === `${n}.md`)!.components.canonicality
+    assert.strictEqual(by("hub"), 1)
+    assert.closeTo(by("leaf"), 0.8 + 0.2 * 0.25, 1e-12)
+    assert.strictEqual(by("unknown"), 0.8)
+    // The floor bounds what the factor can overturn: a hub beats a leaf by at most 1/floor.
+    assert.isAtMost(by("hub") / by("unknown"), 1 / 0.8)
+    for (const c of on) assert.strictEqual(c.score, ScoreComponents.score(c.components))
+  })
+
+  it("canonicality is off at the default floor of 1, and without signals whatever the floor", () => {
+    const list = ["hub", "leaf"].map((n) => make({ id: `${n}.md#0`, chunk: { noteId: `${n}.md` } }))
+    const canonicality = new Map([["hub.md", 1], ["leaf.md", 0]])
+    const off = adjust(list, context({ canonicality }))
+    assert.deepStrictEqual(off.map((c) => c.components.canonicality), [1, 1])
+    const none = adjust(list, context({ config: { ...config, canonicalityFloor: 0.5 } }))
+    assert.deepStrictEqual(none.map((c) => c.components.canonicality), [1, 1])
+  })
+
+  it("a canonical note overtakes a near tie, and a graph neighbour cannot borrow more canonicality than its seed", () => {
+    const leaf = make({ id: "leaf.md#0", base: 0.0301, chunk: { noteId: "leaf.md" } })
+    const hub = make({ id: "hub.md#0", base: 0.03, chunk: { noteId: "hub.md" } })
+    const onConfig = { ...config, canonicalityFloor: 0.8 }
+    const canonicality = new Map([["hub.md", 1], ["leaf.md", 0]])
+    assert.deepStrictEqual(adjust([leaf, hub], context()).map((c) => c.chunk.id), ["leaf.md#0", "hub.md#0"])
+    assert.deepStrictEqual(adjust([leaf, hub], context({ canonicality, config: onConfig })).map((c) => c.chunk.id), ["hub.md#0", "leaf.md#0"])
+
+    const base = make({ id: "hub.md#1", chunk: { noteId: "hub.md" } })
+    const neighbour = {
+      ...Candidate.withComponents(base, { ...base.components, relationWeight: 1, hopPenalty: 0.6 }),
+      graph: { hops: 1, relation: "depends_on", from: "leaf.md" }
+    }
+    const ranked = adjust([leaf, neighbour], context({ canonicality, config: onConfig }))
+    assert.strictEqual(ranked.find((c) => c.chunk.id === "hub.md#1")!.components.canonicality, 0.8)
+  })
+
   it("every score is its components' product, and the list is cut to rerankLimit", () => {
     const list = Array.from({ length: 20 }, (_, i) => make({ id: `n${i}.md#0`, base: 0.01 + i * 0.001, age: i * 30 }))
     const ranked = adjust(list, context())

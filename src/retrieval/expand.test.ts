@@ -5,6 +5,8 @@ import * as RetrievalConfig from "../RetrievalConfig.ts"
 import type { NoteEdge } from "../ports/GraphStore.ts"
 import * as CandidateStoreMemory from "../../layers/reference/CandidateStoreMemory.ts"
 import * as GraphStoreMemory from "../../layers/reference/GraphStoreMemory.ts"
+import * as NoteSignalsMemory from "../../layers/reference/NoteSignalsMemory.ts"
+import { NoteSignals, NoteSignalsError } from "../ports/NoteSignals.ts"
 import { candidate, chunk } from "../../test/support/Fixtures.ts"
 import { expandWith, relationWeight, step } from "./expand.ts"
 
@@ -69,6 +71,33 @@ describe("graph expansion", () => {
       assert.deepStrictEqual(limited.candidates.filter((c) => c.graph !== null).map((c) => c.chunk.id), ["b.md#0", "c.md#0"])
       const off = yield* run([seed], edges, { graphExpandLimit: 0 })
       assert.deepStrictEqual(off.candidates.map((c) => c.chunk.id), ["a.md#0"])
+    }))
+
+  it.effect("related lists the most canonical target first, ties and unknown notes by id; by id alone without signals", () =>
+    Effect.gen(function*() {
+      const seed = candidate({ id: "a.md#0", noteId: "a.md", text: "x", score: 0.03 })
+      const edges = ["b.md", "c.md", "d.md", "e.md", "f.md"].map((to) => ({ from: "a.md", to, verb: "links-to" }))
+      const scores = new Map([["b.md", 0.1], ["c.md", 0.9], ["d.md", 0.1], ["f.md", 1]])
+      const ordered = yield* run([seed], edges).pipe(Effect.provide(NoteSignalsMemory.layer(scores)))
+      const byId = yield* run([seed], edges)
+      const seedOf = (cs: ReadonlyArray<Candidate>) => cs.find((c) => c.chunk.id === "a.md#0")!
+      assert.deepStrictEqual(seedOf(ordered.candidates).related, ["f.md", "c.md", "b.md", "d.md", "e.md"])
+      assert.deepStrictEqual(seedOf(byId.candidates).related, ["b.md", "c.md", "d.md", "e.md", "f.md"])
+      // Admitted neighbours carry their own note's related in the same order.
+      const reversed = [...edges].reverse()
+      const again = yield* run([seed], reversed).pipe(Effect.provide(NoteSignalsMemory.layer(scores)))
+      assert.deepStrictEqual(seedOf(again.candidates).related, seedOf(ordered.candidates).related)
+      // Ranking is stage 7's business: the walk admits the same neighbours either way.
+      assert.deepStrictEqual(ordered.candidates.map((c) => c.chunk.id), byId.candidates.map((c) => c.chunk.id))
+    }))
+
+  it.effect("signals that fail leave related in id order and the walk intact", () =>
+    Effect.gen(function*() {
+      const seed = candidate({ id: "a.md#0", noteId: "a.md", text: "x", score: 0.03 })
+      const edges = ["c.md", "b.md"].map((to) => ({ from: "a.md", to, verb: "links-to" }))
+      const failing = Layer.succeed(NoteSignals, { canonicality: () => Effect.fail(new NoteSignalsError({ detail: "gone" })) })
+      const { candidates } = yield* run([seed], edges).pipe(Effect.provide(failing))
+      assert.deepStrictEqual(candidates.find((c) => c.chunk.id === "a.md#0")!.related, ["b.md", "c.md"])
     }))
 
   it("step keeps the best path into a note, ties broken by verb then source", () => {

@@ -37,6 +37,13 @@ const input = (overrides: Partial<PackInput> & Pick<PackInput, "query">): PackIn
 })
 
 describe("pack", () => {
+  it("publishes related in the order stage 5 gave it, not re-sorted", () => {
+    const c = { ...candidate({ id: "a.md#0", text: "alpha", score: 0.5 }), related: ["z.md", "b.md", "m.md"] }
+    assert.deepStrictEqual(toClaim(c, false).related, ["z.md", "b.md", "m.md"])
+    const packed = pack(input({ query: query("alpha"), candidates: [c] }))
+    assert.deepStrictEqual(packed.claims[0]!.related, ["z.md", "b.md", "m.md"])
+  })
+
   it("an empty candidate list gives the fallback gap and no claims", () => {
     const result = pack(input({ query: query("anything") }))
     assert.deepStrictEqual(result.claims, [])
