@@ -1,7 +1,8 @@
 /**
- * A corpus as the bench runner sees it: the chunks and edges recall indexes, the raw documents the
- * question validator and the trap checks read, the anchor date the run is evaluated at, and the
- * planted facts (conflicts, gap premises) some metrics are scored against.
+ * A corpus as the bench runner sees it: the chunks and edges recall indexes (and the note signals
+ * it may read), the raw documents the question validator and the trap checks read, the anchor date
+ * the run is evaluated at, and the planted facts (conflicts, gap premises) some metrics are scored
+ * against.
  */
 import type { Chunk } from "../src/domain/Chunk.ts"
 import type { NoteEdge } from "../src/ports/GraphStore.ts"
@@ -25,6 +26,8 @@ export interface EvalCorpus {
   readonly gapPremises: ReadonlyArray<GapPremise>
   /** Notes a newer note contradicts or retired: what staleness counts. */
   readonly staleNotes: ReadonlySet<string>
+  /** Note path → graph canonicality in [0, 1] over the corpus's own documents, when computed. */
+  readonly canonicality?: ReadonlyMap<string, number>
 }
 
 const normalise = (text: string): string => text.replace(/`/gu, "").replace(/\s+/gu, " ").toLowerCase()

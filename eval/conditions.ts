@@ -33,6 +33,8 @@ export const CONDITIONS: ReadonlyArray<Condition> = [
   { name: "rerank-limit-12", description: "rerankLimit 12", options: { config: { rerankLimit: 12 } } },
   { name: "rerank-limit-16", description: "rerankLimit 16", options: { config: { rerankLimit: 16 } } },
   { name: "rerank-limit-20", description: "rerankLimit 20", options: { config: { rerankLimit: 20 } } },
+  { name: "canonicality", description: "graph canonicality as a stage-7 factor, canonicalityFloor 0.8", options: { config: { canonicalityFloor: 0.8 } } },
+  { name: "canonicality-0.9", description: "graph canonicality as a stage-7 factor, canonicalityFloor 0.9", options: { config: { canonicalityFloor: 0.9 } } },
   { name: "relevance-only", description: "stage 7 switched to the relevance-only composition", options: { config: { typeWeightStrength: 0, supportFloor: 1, coverageFloor: 1, noteCoverageFloor: 1, linkConsensusFloor: 1, freshnessFloor: 1 } } }
 ]
 

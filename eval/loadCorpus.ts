@@ -1,12 +1,14 @@
 /**
- * Builds an evaluation corpus from a folder: discovery for the relations between notes, the real
- * chunker for the passages (so `mustContain` is checked against the chunker's own output), and
- * the age of the words from where the corpus keeps it: frontmatter dates for the team knowledge
- * base, the per-file commit dates of a `<corpus>.history.tsv` for the shared corpora.
+ * Builds an evaluation corpus from a folder: discovery for the relations between notes and their
+ * graph canonicality, the real chunker for the passages (so `mustContain` is checked against the
+ * chunker's own output), and the age of the words from where the corpus keeps it: frontmatter
+ * dates for the team knowledge base, the per-file commit dates of a `<corpus>.history.tsv` for the
+ * shared corpora.
  */
 import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
 import { Effect, FileSystem, Path } from "effect"
 import type { Chunk } from "../src/domain/Chunk.ts"
+import { canonicality } from "../src/graph/Canonicality.ts"
 import { chunkFile, CODE_EXTENSIONS, MARKDOWN_EXTENSIONS } from "../src/index/chunk/ChunkFile.ts"
 import type { BlameLine } from "../src/ports/History.ts"
 import type { NoteEdge } from "../src/ports/GraphStore.ts"
@@ -86,6 +88,15 @@ export const loadCorpus = Effect.fn("loadCorpus")(function*(spec: CorpusSpec) {
   }
 
   const notes = new Set(files)
+  // Canonicality over the corpus as indexed: a file left out of it (a README describing the corpus,
+  // an excluded folder) neither votes nor is normalised against.
+  const scores = canonicality({
+    ...snapshot,
+    entities: snapshot.entities.filter((entity) => {
+      const note = noteOf(entity.id)
+      return note === undefined || notes.has(note)
+    })
+  })
   const edges: Array<NoteEdge> = snapshot.relations.flatMap((relation) => {
     const from = noteOf(relation.from)
     const to = noteOf(relation.to)
@@ -125,6 +136,7 @@ export const loadCorpus = Effect.fn("loadCorpus")(function*(spec: CorpusSpec) {
     anchor,
     conflicts,
     gapPremises,
-    staleNotes
+    staleNotes,
+    canonicality: new Map([...scores].filter(([note]) => notes.has(note)))
   } satisfies EvalCorpus
 })

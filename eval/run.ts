@@ -136,7 +136,12 @@ export const runBench = Effect.fn("runBench")(function*(options: BenchOptions) {
   const concurrency = options.concurrency ?? 4
   const results: Array<ConditionResult> = []
   for (const condition of options.conditions) {
-    const layer = Recall.reference({ chunks: options.corpus.chunks, edges: options.corpus.edges }, condition.options)
+    const { canonicality } = options.corpus
+    const layer = Recall.reference({
+      chunks: options.corpus.chunks,
+      edges: options.corpus.edges,
+      ...(canonicality === undefined ? {} : { canonicality })
+    }, condition.options)
     const runtime = ManagedRuntime.make(layer as Layer.Layer<Recall.RecallLayerServices, unknown>)
     let done = 0
     const observations = yield* Effect.forEach(options.questions, (loaded) =>
