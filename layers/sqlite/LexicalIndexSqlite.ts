@@ -2,10 +2,11 @@
  * LexicalIndex over the index file's FTS5 table (`porter unicode61`, fed the analysed surfaces, see
  * docs/backends.md): the query's analysed terms quoted and OR-joined, ranked by `bm25()` with the
  * column weights, the retrieval filter joined in SQL and applied again to the chunks returned.
- * Scores are the same doubles LexicalIndexMemory computes.
+ * Scores are the doubles LexicalIndexMemory computes (up to the last bits of `log`).
  */
 import { Effect, Layer, Schema } from "effect"
 import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite"
+import type { Chunk } from "../../src/domain/Chunk.ts"
 import { compareIds } from "../../src/domain/Ranking.ts"
 import { stem } from "../../src/index/Porter.ts"
 import { surfaces } from "../../src/index/Tokenizer.ts"
@@ -15,26 +16,38 @@ import type { RetrievalFilter } from "../../src/ports/RetrievalFilter.ts"
 import { compile } from "../../src/ports/RetrievalFilter.ts"
 import { RetrievalConfig } from "../../src/RetrievalConfig.ts"
 import { Database } from "./Database.ts"
+import type { Clause } from "./FilterSql.ts"
 import { chunkClause } from "./FilterSql.ts"
+import { feed } from "./FtsFeed.ts"
+import type { Totals } from "./Fts5Stats.ts"
+import { FLOORED_TERM_BOUND, IDF_FLOOR, idf, rowLengths, score, totals } from "./Fts5Stats.ts"
 import { chunksAtRows } from "./Rows.ts"
 
-/**
- * The FTS5 MATCH expression of a question: one quoted, unstemmed surface per distinct stem, in
- * first-appearance order, OR-joined (FTS5's implicit operator is AND, which a question would
- * almost never satisfy). FTS5 stems each surface to the stem the reference index uses. Empty
- * when the question has no terms.
- */
-export const matchExpression = (query: string): string => {
+interface Phrase {
+  /** The unstemmed surface quoted in the MATCH expression; FTS5 stems it itself. */
+  readonly surface: string
+  readonly stem: string
+}
+
+/** One phrase per distinct stem of the question, in first-appearance order. */
+const phrasesOf = (query: string): Array<Phrase> => {
   const seen = new Set<string>()
-  const phrases: Array<string> = []
+  const phrases: Array<Phrase> = []
   for (const surface of surfaces(query)) {
     const term = stem(surface)
     if (seen.has(term)) continue
     seen.add(term)
-    phrases.push(`"${surface.replaceAll("\"", "\"\"")}"`)
+    phrases.push({ surface, stem: term })
   }
-  return phrases.join(" OR ")
+  return phrases
 }
+
+/**
+ * The phrases quoted and OR-joined: FTS5's implicit operator is AND, which a question would almost
+ * never satisfy.
+ */
+const expressionOf = (phrases: ReadonlyArray<Phrase>): string =>
+  phrases.map((phrase) => `"${phrase.surface.replaceAll("\"", "\"\"")}"`).join(" OR ")
 
 interface Ranked {
   readonly row: number
@@ -43,61 +56,182 @@ interface Ranked {
 }
 
 /**
- * The best `want` rows by rank, plus every row tied with the last of them (SQL breaks ties
- * arbitrarily, the port by id), or all rows when `want` is infinite. `exhausted` says nothing
- * ranked below was left out.
+ * The best `want` rows by FTS5's rank, plus every row within rounding of the last of them (the
+ * final order is decided by exact scores and ids, not by SQL), or all rows when `want` is
+ * infinite. `exhausted` says no matching row was left out.
  */
 const topRows = (statement: StatementSync, params: ReadonlyArray<SQLInputValue>, want: number): { rows: Array<Ranked>; exhausted: boolean } => {
   if (!Number.isFinite(want)) return { rows: statement.all(...params, -1) as unknown as Array<Ranked>, exhausted: true }
   const rows = statement.all(...params, want + 1) as unknown as Array<Ranked>
   if (rows.length <= want) return { rows, exhausted: true }
   const boundary = rows[want - 1]!.rank
-  if (rows[want]!.rank !== boundary) return { rows: rows.slice(0, want), exhausted: false }
-  const tied: Array<Ranked> = []
+  const edge = boundary + 1e-12 * Math.max(1, Math.abs(boundary))
+  if (rows[want]!.rank > edge) return { rows: rows.slice(0, want), exhausted: false }
+  const near: Array<Ranked> = []
   for (const row of statement.iterate(...params, -1) as Iterable<Ranked>) {
-    if (row.rank > boundary) return { rows: tied, exhausted: false }
-    tied.push(row)
+    if (row.rank > edge) return { rows: near, exhausted: false }
+    near.push(row)
   }
-  return { rows: tied, exhausted: true }
+  return { rows: near, exhausted: true }
 }
 
-const search = (db: DatabaseSync, weights: ColumnWeights) => {
+const byScoreThenId = (a: LexicalHit, b: LexicalHit): number => (b.score - a.score) || compareIds(a.id, b.id)
+
+// Bounds the stem memo, which sees every word of every candidate chunk.
+const MEMO_LIMIT = 100_000
+
+export interface Options {
+  /** Column weights; RetrievalConfig's `lexicalWeights` when absent. */
+  readonly weights?: ColumnWeights
+  /**
+   * `pruned` (the default) lets FTS5 rank only the rows holding a term rarer than half the corpus;
+   * `exhaustive` has FTS5 rank every match. Both give the same hits; the second is the baseline
+   * the first is tested and timed against.
+   */
+  readonly strategy?: "pruned" | "exhaustive"
+}
+
+interface Query {
+  readonly phrases: ReadonlyArray<Phrase>
+  /** Per phrase, from FTS5's own counts, as `bm25()` takes them. */
+  readonly idfs: ReadonlyArray<number>
+  readonly corpus: Totals
+  readonly k: number
+  readonly clause: Clause
+  readonly passes: (chunk: Chunk) => boolean
+}
+
+/**
+ * FTS5 finds and orders candidates; the hits' scores are computed here, by the reference
+ * arithmetic over FTS5's statistics, so they are the reference's doubles (FTS5's `log` may
+ * differ from JavaScript's in the last bit, which would otherwise decide exact ties).
+ */
+const search = (db: DatabaseSync, weights: ColumnWeights, strategy: "pruned" | "exhaustive") => {
   // Statements by filter shape; a process sees a handful of shapes.
   const statements = new Map<string, StatementSync>()
-  const statementFor = (where: string): StatementSync => {
-    let statement = statements.get(where)
+  const statementFor = (where: string, limited: boolean): StatementSync => {
+    const key = `${limited}|${where}`
+    let statement = statements.get(key)
     if (statement === undefined) {
       statement = db.prepare(
         "SELECT c.row AS row, bm25(chunks_fts, ?, ?, ?) AS rank FROM chunks_fts JOIN chunks c ON c.row = chunks_fts.rowid " +
-          `WHERE chunks_fts MATCH ? AND ${where} ORDER BY rank LIMIT ?`
+          `WHERE chunks_fts MATCH ? AND ${where} ORDER BY rank${limited ? " LIMIT ?" : ""}`
       )
-      statements.set(where, statement)
+      statements.set(key, statement)
     }
     return statement
   }
+  const generationOf = db.prepare("SELECT generation FROM manifest WHERE key = 1")
+  const phraseHits = db.prepare("SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?")
+  // Corpus statistics change only with a commit, so they are kept per generation.
+  let cached: { generation: number; totals: Totals; hits: Map<string, number> } | undefined
+  const statistics = (phrases: ReadonlyArray<Phrase>): { corpus: Totals; idfs: Array<number> } => {
+    const generation = Number((generationOf.get() as { generation: number } | undefined)?.generation ?? 0)
+    if (cached === undefined || cached.generation !== generation) cached = { generation, totals: totals(db, "chunks_fts"), hits: new Map() }
+    const { totals: corpus, hits: known } = cached
+    const idfs = phrases.map((phrase) => {
+      let hits = known.get(phrase.surface)
+      if (hits === undefined) {
+        hits = Number((phraseHits.get(expressionOf([phrase])) as { n: number }).n)
+        known.set(phrase.surface, hits)
+      }
+      return idf(corpus.rows, hits)
+    })
+    return { corpus, idfs }
+  }
+  const stems = new Map<string, string>()
+  const stemOf = (surface: string): string => {
+    let term = stems.get(surface)
+    if (term === undefined) {
+      term = stem(surface)
+      if (stems.size >= MEMO_LIMIT) stems.clear()
+      stems.set(surface, term)
+    }
+    return term
+  }
 
-  return (query: string, limit: number, filter: RetrievalFilter): Array<LexicalHit> => {
+  /** The scores of the chunks at `rows` that pass the filter, as `bm25()` defines them. */
+  const scored = (query: Query, rows: ReadonlyArray<number>): Array<LexicalHit> => {
+    const chunks = chunksAtRows(db, rows)
+    const lengths = rowLengths(db, "chunks_fts", rows)
+    const avgdl = query.corpus.tokens / query.corpus.rows
+    const index = new Map(query.phrases.map((phrase, i) => [phrase.stem, i] as const))
+    const hits: Array<LexicalHit> = []
+    for (const row of rows) {
+      const chunk = chunks.get(row)
+      const length = lengths.get(row)
+      if (chunk === undefined || length === undefined) throw new Error(`text index row ${row} has no stored chunk; rebuild the index`)
+      if (!query.passes(chunk)) continue
+      const freqs = new Array<number>(query.phrases.length).fill(0)
+      const fed = feed(chunk.text, chunk.title, chunk.tags)
+      // Column by column, occurrence by occurrence: FTS5 adds a column's weight per instance.
+      for (const [column, weight] of [[fed[0], weights.text], [fed[1], weights.title], [fed[2], weights.tags]] as const) {
+        if (column === "") continue
+        for (const token of column.split(" ")) {
+          const i = index.get(stemOf(token))
+          if (i !== undefined) freqs[i] = freqs[i]! + weight
+        }
+      }
+      hits.push({ id: chunk.id, score: score(query.idfs, freqs, length, avgdl) })
+    }
+    return hits
+  }
+
+  /** FTS5 ranks every match; the cut loops only if the SQL filter and `compile` ever disagree. */
+  const exhaustive = (query: Query): Array<LexicalHit> => {
+    const params: Array<SQLInputValue> = [weights.text, weights.title, weights.tags, expressionOf(query.phrases), ...query.clause.params]
+    for (let want = query.k; ; want *= 2) {
+      const { rows, exhausted } = topRows(statementFor(query.clause.sql, true), params, want)
+      const hits = scored(query, rows.map((row) => row.row))
+      if (hits.length >= query.k || exhausted) return hits.sort(byScoreThenId).slice(0, query.k)
+    }
+  }
+
+  /**
+   * A term in at least half the rows has its idf floored, so it adds less than
+   * `FLOORED_TERM_BOUND` to any score, yet makes nearly every row a match. FTS5 ranks only the
+   * rows holding a rarer term, by those terms; every row whose partial score is within the floored
+   * terms' reach of the k-th is scored in full. A row left out scores strictly less than k of the
+   * rows kept, so the cut is exact. Undefined when that cannot be promised.
+   */
+  const pruned = (query: Query): Array<LexicalHit> | undefined => {
+    const rare = query.phrases.filter((_, i) => query.idfs[i]! > IDF_FLOOR)
+    const floored = query.phrases.length - rare.length
+    if (floored === 0 || rare.length === 0 || !Number.isFinite(query.k)) return undefined
+    const reach = floored * FLOORED_TERM_BOUND
+    const candidates: Array<number> = []
+    let cut = Number.NEGATIVE_INFINITY
+    const ranked = statementFor(query.clause.sql, false)
+      .iterate(weights.text, weights.title, weights.tags, expressionOf(rare), ...query.clause.params) as Iterable<Ranked>
+    for (const { row, rank } of ranked) {
+      const partial = -rank
+      if (partial < cut) break
+      candidates.push(row)
+      // Slack for rounding: the partial and the full sums add different terms, with different logs.
+      if (candidates.length === query.k) cut = partial - reach - 1e-9 * Math.max(1, partial)
+    }
+    // Too few rows hold a rare term, or a row holding only floored terms could reach the cut.
+    if (candidates.length < query.k || !(cut > reach)) return undefined
+    const hits = scored(query, candidates)
+    return hits.length < query.k ? undefined : hits.sort(byScoreThenId).slice(0, query.k)
+  }
+
+  return (text: string, limit: number, filter: RetrievalFilter): Array<LexicalHit> => {
     const k = Math.floor(limit)
     if (!(k > 0)) return []
-    const expression = matchExpression(query)
-    if (expression === "") return []
-    const clause = chunkClause(filter, "c")
-    const statement = statementFor(clause.sql)
-    const params: Array<SQLInputValue> = [weights.text, weights.title, weights.tags, expression, ...clause.params]
-    const passes = compile(filter)
-    // The SQL filter and `compile` agree, so one pass is the rule; the loop only guards the
-    // promise of `limit` hits should they ever disagree.
-    for (let want = k; ; want *= 2) {
-      const { rows, exhausted } = topRows(statement, params, want)
-      const chunks = chunksAtRows(db, rows.map((row) => row.row))
-      const hits: Array<LexicalHit> = []
-      for (const { row, rank } of rows) {
-        const chunk = chunks.get(row)
-        if (chunk !== undefined && passes(chunk)) hits.push({ id: chunk.id, score: -rank })
-      }
-      if (hits.length >= k || exhausted) {
-        return hits.sort((a, b) => (b.score - a.score) || compareIds(a.id, b.id)).slice(0, k)
-      }
+    const phrases = phrasesOf(text)
+    if (phrases.length === 0) return []
+    const run = () => {
+      const query: Query = { phrases, ...statistics(phrases), k, clause: chunkClause(filter, "c"), passes: compile(filter) }
+      return (strategy === "pruned" ? pruned(query) : undefined) ?? exhaustive(query)
+    }
+    if (db.isTransaction) return run()
+    // One read transaction, so statistics and matches come from one commit.
+    db.exec("BEGIN")
+    try {
+      return run()
+    } finally {
+      db.exec("COMMIT")
     }
   }
 }
@@ -105,18 +239,18 @@ const search = (db: DatabaseSync, weights: ColumnWeights) => {
 const unavailable = (error: unknown) =>
   new LexicalIndexError({ reason: "unavailable", detail: error instanceof Error ? error.message : String(error) })
 
-/** Over the Database service, with `weights` or else RetrievalConfig's `lexicalWeights`. */
-export const make = Effect.fnUntraced(function*(weights?: ColumnWeights) {
+/** Over the Database service. */
+export const make = Effect.fnUntraced(function*(options: Options = {}) {
   const { connection } = yield* Database
-  const chosen = weights ?? (yield* RetrievalConfig).lexicalWeights
+  const chosen = options.weights ?? (yield* RetrievalConfig).lexicalWeights
   const checked = yield* Schema.decodeUnknownEffect(ColumnWeightsSchema)(chosen).pipe(
     Effect.mapError(() => new LexicalIndexError({ reason: "invalid_weights", detail: JSON.stringify(chosen) }))
   )
-  const run = search(connection, checked)
+  const run = search(connection, checked, options.strategy ?? "pruned")
   return LexicalIndex.of({
     search: (query, limit, filter) => Effect.try({ try: () => run(query, limit, filter), catch: unavailable })
   })
 })
 
-export const layer = (weights?: ColumnWeights): Layer.Layer<LexicalIndex, LexicalIndexError, Database> =>
-  Layer.effect(LexicalIndex, make(weights))
+export const layer = (options: Options = {}): Layer.Layer<LexicalIndex, LexicalIndexError, Database> =>
+  Layer.effect(LexicalIndex, make(options))
