@@ -8,6 +8,7 @@ import * as NodeChildProcessSpawner from "@effect/platform-node/NodeChildProcess
 import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
 import { Effect, FileSystem, Layer, Option, Path } from "effect"
 import type { Chunk, ChunkId } from "../src/domain/Chunk.ts"
+import { DiscoveryError, SourceUnreadable } from "../src/domain/DiscoveryError.ts"
 import type { Snapshot } from "../src/domain/Snapshot.ts"
 import { decodeSnapshotJson } from "../src/domain/Snapshot.ts"
 import { serialize } from "../src/discovery/Assemble.ts"
@@ -59,12 +60,25 @@ const DOCUMENT_PREFIX = "document:"
 const MODULE_PREFIX = "module:"
 const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 
-/** The layers an index run needs, over the index file of `root`: the writer, the counter, git history. */
-export const indexLayer = (root: string) =>
-  Layer.mergeAll(IndexWriterLayer.layer, TokenCounterDefault.layer, HistoryGit.layer(root)).pipe(
-    Layer.provideMerge(Database.layer({ path: Database.defaultPath(root) })),
-    Layer.provide(NodeChildProcessSpawner.layer)
+/** The root must be a directory that exists: indexing nothing into a new folder would hide a typo. */
+const requireDirectory = (fs: FileSystem.FileSystem, root: string) =>
+  fs.stat(root).pipe(
+    Effect.flatMap((info) => info.type === "Directory" ? Effect.void : Effect.fail("not a directory")),
+    Effect.mapError(() => new DiscoveryError({ reason: new SourceUnreadable({ path: root, detail: "no such directory; pass an existing repository with --root" }) }))
   )
+
+/**
+ * The layers an index run needs, over the index file of `root`: the writer, the counter, git
+ * history. The root is checked first, so a mistyped path creates no `.cairn` folder.
+ */
+export const indexLayer = (root: string) =>
+  Layer.unwrap(Effect.gen(function*() {
+    yield* requireDirectory(yield* FileSystem.FileSystem, root)
+    return Layer.mergeAll(IndexWriterLayer.layer, TokenCounterDefault.layer, HistoryGit.layer(root)).pipe(
+      Layer.provideMerge(Database.layer({ path: Database.defaultPath(root) })),
+      Layer.provide(NodeChildProcessSpawner.layer)
+    )
+  }))
 
 /** Where cairn keeps its files under a root. */
 export const cairnDir = (path: Path.Path, root: string) => path.join(root, ".cairn")
@@ -114,6 +128,7 @@ export const pendingChanges = Effect.fn("pendingChanges")(function*(options: { r
   const fs = yield* FileSystem.FileSystem
   const path = yield* Path.Path
   const writer = yield* IndexWriter
+  yield* requireDirectory(fs, options.root)
   const previous = yield* readPrevious(fs, path.join(cairnDir(path, options.root), "snapshot.json"))
   const snapshot = yield* discover({
     root: options.root,
@@ -136,6 +151,7 @@ export const indexRepository = Effect.fn("indexRepository")(function*(options: I
   const counter = yield* TokenCounter
   const history = yield* Effect.serviceOption(History)
   const progress = options.onProgress ?? (() => {})
+  yield* requireDirectory(fs, options.root)
 
   // Discovery, offered the last snapshot so unchanged files are not parsed again.
   const snapshotFile = path.join(cairnDir(path, options.root), "snapshot.json")

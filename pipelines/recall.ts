@@ -18,6 +18,7 @@ import { IndexHealth } from "../src/ports/IndexHealth.ts"
 import { LexicalIndex } from "../src/ports/LexicalIndex.ts"
 import { compile, type RetrievalFilter } from "../src/ports/RetrievalFilter.ts"
 import { VectorIndex } from "../src/ports/VectorIndex.ts"
+import { words } from "../src/index/Tokenizer.ts"
 import { RetrievalConfig } from "../src/RetrievalConfig.ts"
 import { ScoreAdjustment } from "../src/retrieval/adjust.ts"
 import { canonicalityOf } from "../src/retrieval/canonicality.ts"
@@ -162,11 +163,14 @@ export const recallTrace = Effect.fn("recallTrace")(function*(
   const intent = yield* timedStage(timings, "intent", Effect.sync(() => intentClassifier.classify(query.text)))
   const stopwords = analysedStopwords(config.gapStopwords)
 
-  const dense = Option.isSome(embedder) && Option.isSome(vectors)
+  // A question with no words has nothing to embed: its vector would sit at cosine 0 from every
+  // chunk and rank the corpus arbitrarily. Likewise a hit at cosine 0 or below says nothing.
+  const hasWords = words(query.text).length > 0
+  const dense = Option.isSome(embedder) && Option.isSome(vectors) && hasWords
     ? Option.some(Effect.gen(function*() {
       const [vector] = yield* embedder.value.embed([query.text])
       const hits = yield* vectors.value.nearest(vector ?? [], config.denseLimit, filter)
-      return hits.map((hit) => hit.id)
+      return hits.filter((hit) => hit.score > 0).map((hit) => hit.id)
     }))
     : Option.none()
 

@@ -62,7 +62,7 @@ export const ask = Command.make(
       budgetTokens: budget,
       explain,
       ...(scope.length > 0 ? { filters: { paths: scope } } : {})
-    }).pipe(Effect.provide(Embedded.embedded({ root })))
+    }).pipe(Effect.provide(Embedded.embedded({ root, ...(noRefresh ? { readOnly: true } : {}) })))
     yield* Console.log(json ? ContextPack.serialise(pack) : renderText(pack))
   })
 ).pipe(Command.withDescription("Answer a question from a repository with a ContextPack (refreshes the index first)"))

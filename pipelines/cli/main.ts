@@ -2,16 +2,35 @@
  * The process entry point: the only caller of `NodeRuntime.runMain`. Extra subcommands come from
  * outside the pipelines (the bench runner lives in eval/, which the pipelines may not import); the
  * bin entry passes them in.
+ *
+ * Exit codes: 0 success; 1 a failure (bad input, an unreadable repository or index, a failed bench
+ * gate), reported as one line on standard error naming the fix; `--debug` (or CAIRN_DEBUG=1) adds
+ * the full cause. Usage errors are reported by the command-line parser with the command's help.
  */
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as NodeServices from "@effect/platform-node/NodeServices"
-import { Effect } from "effect"
+import { Cause, Effect } from "effect"
 import { Command } from "effect/cli"
 import { makeCairn, VERSION } from "./Cli.ts"
 
+const debug = process.argv.includes("--debug") || process.env.CAIRN_DEBUG === "1"
+const argv = process.argv.filter((arg) => arg !== "--debug")
+
+/** One line for people: the error's own message (every cairn error names its field and fix). */
+const oneLine = (cause: Cause.Cause<unknown>): string => {
+  const error = Cause.squash(cause)
+  const message = error instanceof Error ? error.message : String(error)
+  const tag = typeof error === "object" && error !== null && "_tag" in error ? `${String((error as { _tag: unknown })._tag)}: ` : ""
+  return `cairn: ${tag}${message.split("\n")[0]}`
+}
+
 export const runCli = <E>(extra: ReadonlyArray<Command.Command<string, any, any, E, NodeServices.NodeServices>> = []): void =>
-  makeCairn(extra).pipe(
-    Command.run({ version: VERSION }),
+  Command.runWith(makeCairn(extra), { version: VERSION })(argv.slice(2)).pipe(
+    Effect.tapCause((cause) =>
+      Cause.hasInterruptsOnly(cause)
+        ? Effect.void
+        : Effect.sync(() => process.stderr.write(`${debug ? Cause.pretty(cause) : oneLine(cause)}\n`))
+    ),
     Effect.provide(NodeServices.layer),
-    NodeRuntime.runMain
+    (program) => NodeRuntime.runMain(program, { disableErrorReporting: true })
   )

@@ -101,7 +101,12 @@ export const detectGaps = (input: GapInput): Array<Gap> => {
   }
 
   if (input.candidates.length === 0) {
-    if (input.filteredOut === 0) gaps.push({ reason: "no_results", text: `No claims found for "${quote(input.query, maxChars)}".` })
+    if (input.filteredOut === 0) {
+      gaps.push({
+        reason: "no_results",
+        text: input.query.trim() === "" ? "The question was empty, so nothing was searched for." : `No claims found for "${quote(input.query, maxChars)}".`
+      })
+    }
     return gaps
   }
 

@@ -1,0 +1,69 @@
+/**
+ * The built CLI as a child process: `--json` prints a pack that decodes with the ContextPack
+ * schema; hostile questions get a pack or one clear error line, fast; and `--no-refresh` questions
+ * leave the index file byte for byte as it was.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { spawnSync } from "node:child_process"
+import { createHash } from "node:crypto"
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import * as ContextPack from "../../src/domain/ContextPack.ts"
+
+const repository = join(import.meta.dirname, "..", "..")
+const cli = join(repository, "bin", "cairn.js")
+const node = process.execPath
+
+const run = (args: ReadonlyArray<string>, input?: string) =>
+  spawnSync(node, [cli, ...args], { encoding: "utf8", input: input ?? "", timeout: 60_000 })
+
+describe("cairn CLI", () => {
+  it("index, ask --json, hostile questions and an untouched index", () => {
+    const root = mkdtempSync(join(tmpdir(), "cairn-cli-"))
+    try {
+      mkdirSync(join(root, "docs"))
+      writeFileSync(join(root, "docs/budget.md"), "# Budgets\n\n## Enforcement\n\nThe packer never spends more than the token budget the caller names.\n")
+      writeFileSync(join(root, "docs/queues.md"), "# Queues\n\n## Choice\n\nDispatch events go over NATS JetStream.\n")
+      const indexed = run(["index", "--root", root])
+      assert.strictEqual(indexed.status, 0, indexed.stderr)
+      assert.match(indexed.stdout, /indexed 2 files/)
+
+      const asked = run(["ask", "how is the token budget enforced?", "--root", root, "--json", "--no-refresh"])
+      assert.strictEqual(asked.status, 0, asked.stderr)
+      const pack = ContextPack.decodeWireSync(JSON.parse(asked.stdout))
+      assert.strictEqual(pack.claims[0]?.note, "docs/budget.md")
+      assert.isAtMost(pack.usedTokens, pack.budgetTokens)
+
+      // Reading the question from standard input, so agents can pipe.
+      const piped = run(["ask", "--root", root, "--json", "--no-refresh"], "which queue carries dispatch events?")
+      assert.strictEqual(piped.status, 0, piped.stderr)
+      assert.strictEqual(ContextPack.decodeWireSync(JSON.parse(piped.stdout)).claims[0]?.note, "docs/queues.md")
+
+      const file = join(root, ".cairn", "index.sqlite")
+      const before = createHash("sha256").update(readFileSync(file)).digest("hex")
+      for (const hostile of ["a".repeat(50_000), "検索".repeat(2_000), "word ".repeat(3_300)]) {
+        const started = Date.now()
+        const result = run(["ask", "--root", root, "--json", "--no-refresh"], hostile)
+        assert.strictEqual(result.status, 0, result.stderr)
+        const hostilePack = ContextPack.decodeWireSync(JSON.parse(result.stdout))
+        assert.isTrue(hostilePack.claims.length > 0 || hostilePack.gaps.length > 0)
+        assert.isAtMost(hostilePack.usedTokens, hostilePack.budgetTokens)
+        assert.isBelow(Date.now() - started, 60_000)
+      }
+      const empty = run(["ask", "", "--root", root, "--json", "--no-refresh"])
+      assert.strictEqual(empty.status, 0, empty.stderr)
+      assert.isAbove(ContextPack.decodeWireSync(JSON.parse(empty.stdout)).gaps.length, 0)
+
+      const bad = run(["ask", "q", "--root", root, "--budget", "99999", "--no-refresh"])
+      assert.notStrictEqual(bad.status, 0)
+      assert.match(bad.stderr, /budgetTokens/)
+      assert.notMatch(bad.stderr, /\n\s+at /)
+      const after = createHash("sha256").update(readFileSync(file)).digest("hex")
+      assert.strictEqual(after, before)
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
+  }, 240_000)
+})
+
