@@ -1,0 +1,172 @@
+/**
+ * bench:index — the embedded index on three repositories, each measured in its own process so
+ * peak memory is its own: this repository (a fresh clone), the generated 10,000-module repository
+ * of bench:discover, and a synthetic index of 100,000 chunks written straight through the writer.
+ * Prints cold index time, refresh after one edit, index size on disk, peak memory, warm `ask`
+ * p50/p95 over 100 questions (process start excluded) and, separately, one CLI process start.
+ *
+ *   npm run bench:index                       all three
+ *   npm run bench:index -- --scenario self    one of self | generated | large
+ */
+import { NodeServices } from "@effect/platform-node"
+import { execFileSync, spawnSync } from "node:child_process"
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { performance } from "node:perf_hooks"
+import { Effect, Layer, ManagedRuntime } from "effect"
+import type { Chunk, ChunkId } from "../src/domain/Chunk.ts"
+import * as Embedded from "../layers/Embedded.ts"
+import * as Database from "../layers/sqlite/Database.ts"
+import * as IndexWriterLayer from "../layers/sqlite/IndexWriter.ts"
+import { IndexWriter } from "../layers/sqlite/IndexWriter.ts"
+import { indexLayer, indexRepository } from "../pipelines/indexRepository.ts"
+import { recall } from "../pipelines/recall.ts"
+
+const repository = join(import.meta.dirname, "..")
+const node = process.execPath
+const QUESTIONS = [
+  "how is the token budget enforced", "where are import cycles detected", "how does graph expansion weigh relations",
+  "what happens when a leg times out", "how are near duplicates collapsed", "which file resolves tsconfig paths",
+  "how is freshness computed", "what is the default budget", "how are conflicts detected", "how does the packer truncate a claim",
+  "release rollback runbook", "cache token retry queue", "schema migration version lease", "incident owner decision deploy"
+]
+const question = (i: number) => `${QUESTIONS[i % QUESTIONS.length]}${i >= QUESTIONS.length ? ` ${i}` : ""}`
+
+const percentile = (values: ReadonlyArray<number>, p: number) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!
+}
+
+const sizeOf = (dir: string) => readdirSync(dir).reduce((sum, f) => sum + statSync(join(dir, f)).size, 0)
+const mib = (bytes: number) => (bytes / 1048576).toFixed(1)
+
+const run = <A, E>(effect: Effect.Effect<A, E, NodeServices.NodeServices>) => Effect.runPromise(effect.pipe(Effect.provide(NodeServices.layer)))
+
+const indexOnce = (root: string) =>
+  run(indexRepository({ root, now: Date.now() }).pipe(Effect.provide(indexLayer(root))))
+
+/** Warm `ask` latency: one runtime, 100 questions after a warm-up, the refresh excluded. */
+const askLatency = async (root: string) => {
+  const runtime = ManagedRuntime.make(Embedded.embedded({ root, readOnly: true }) as Layer.Layer<Embedded.EmbeddedServices, unknown>)
+  await runtime.runPromise(recall({ text: "warm up" }))
+  const times: Array<number> = []
+  for (let i = 0; i < 100; i++) {
+    const started = performance.now()
+    await runtime.runPromise(recall({ text: question(i) }))
+    times.push(performance.now() - started)
+  }
+  await runtime.dispose()
+  return { p50: percentile(times, 50), p95: percentile(times, 95) }
+}
+
+/** One CLI process answering from a built index: what process start costs on top. */
+const processStart = (root: string) => {
+  const times: Array<number> = []
+  for (let i = 0; i < 3; i++) {
+    const started = performance.now()
+    spawnSync(node, [join(repository, "bin/cairn.js"), "ask", "how is the token budget enforced", "--root", root, "--no-refresh", "--json"], { encoding: "utf8" })
+    times.push(performance.now() - started)
+  }
+  return percentile(times, 50)
+}
+
+const repositoryScenario = async (name: string, root: string, edit: string) => {
+  const cold = performance.now()
+  const first = await indexOnce(root)
+  const coldMs = performance.now() - cold
+  appendFileSync(join(root, edit), "\n// an edit the refresh must pick up\n")
+  const refresh = performance.now()
+  const second = await indexOnce(root)
+  const refreshMs = performance.now() - refresh
+  const ask = await askLatency(root)
+  return {
+    name,
+    files: first.notes,
+    chunks: first.summary.chunkCount,
+    coldSeconds: coldMs / 1000,
+    refreshMs,
+    refreshIndexed: second.notesIndexed,
+    sizeMiB: Number(mib(sizeOf(join(root, ".cairn")))),
+    askP50: ask.p50,
+    askP95: ask.p95,
+    processStartMs: processStart(root),
+    peakMiB: Number(mib(process.resourceUsage().maxRSS * 1024))
+  }
+}
+
+const WORDS = "request response cache index token budget ranking query document module package service layer stream effect schema snapshot relation entity coverage owner decision runbook incident deploy rollback retry timeout queue worker schedule metric trace span latency throughput storage replica shard partition lease lock migration version release feature flag config secret audit".split(" ")
+
+/** 100,000 chunks written straight through the writer (no vectors), to measure serving at scale. */
+const largeScenario = async () => {
+  const root = mkdtempSync(join(tmpdir(), "cairn-large-"))
+  let seed = 7
+  const next = (n: number) => (seed = (seed * 16807) % 2147483647) % n
+  const chunks: Array<Chunk> = []
+  for (let i = 0; i < 100_000; i++) {
+    const note = `docs/area-${i % 50}/note-${Math.floor(i / 5)}.md`
+    const text = `Note ${Math.floor(i / 5)} > part ${i % 5}\n${Array.from({ length: 60 }, () => WORDS[next(WORDS.length)]).join(" ")}.`
+    chunks.push({
+      id: `${note}#b${i % 5}` as ChunkId, noteId: note, path: note, title: `Note ${Math.floor(i / 5)}`, headingPath: [`part ${i % 5}`], text, tags: [],
+      noteType: "note", lineStart: 1 + (i % 5) * 10, lineEnd: 9 + (i % 5) * 10, blockId: `b${i % 5}`, contentSha: `${i}`.padStart(64, "0"),
+      provenance: { authorKind: "human", author: null, createdAt: null, state: "unverified" }, status: "current", updated: null, isLinkList: false, symbols: []
+    })
+  }
+  const notes = [...new Set(chunks.map((c) => c.noteId))]
+  const build = performance.now()
+  await run(Effect.gen(function*() {
+    const writer = yield* IndexWriter
+    yield* writer.write({
+      replaceAll: true,
+      chunks,
+      notes: notes.map((id) => ({ id, contentHash: id })),
+      relations: { from: notes, edges: notes.slice(1).map((id, i) => ({ from: id, to: notes[i]!, verb: "links-to" })) },
+      manifest: { snapshotHash: "synthetic", builtAt: new Date().toISOString() }
+    })
+  }).pipe(Effect.provide(IndexWriterLayer.layer.pipe(Layer.provideMerge(Database.layer({ path: Database.defaultPath(root) }))))))
+  const buildSeconds = (performance.now() - build) / 1000
+  chunks.length = 0
+  const ask = await askLatency(root)
+  const result = {
+    name: "synthetic 100,000 chunks (no vectors)",
+    chunks: 100_000,
+    buildSeconds,
+    sizeMiB: Number(mib(sizeOf(join(root, ".cairn")))),
+    askP50: ask.p50,
+    askP95: ask.p95,
+    servingRssMiB: Number(mib(process.memoryUsage().rss)),
+    peakMiB: Number(mib(process.resourceUsage().maxRSS * 1024))
+  }
+  rmSync(root, { recursive: true, force: true })
+  return result
+}
+
+const scenario = process.argv.includes("--scenario") ? process.argv[process.argv.indexOf("--scenario") + 1] : undefined
+
+if (scenario === "self") {
+  const root = mkdtempSync(join(tmpdir(), "cairn-self-"))
+  execFileSync("git", ["clone", "-q", repository, root])
+  console.log(JSON.stringify(await repositoryScenario("this repository (fresh clone)", root, "README.md")))
+  rmSync(root, { recursive: true, force: true })
+} else if (scenario === "generated") {
+  const root = mkdtempSync(join(tmpdir(), "cairn-generated-"))
+  execFileSync(node, [join(repository, "bench/discover.bench.ts"), "--generate", root], { stdio: "ignore" })
+  const edit = ["packages/pkg-0/src/index.ts"].find((p) => existsSync(join(root, p)))!
+  console.log(JSON.stringify(await repositoryScenario("generated 10,000 modules + 2,000 documents", root, edit)))
+  rmSync(root, { recursive: true, force: true })
+} else if (scenario === "large") {
+  console.log(JSON.stringify(await largeScenario()))
+} else {
+  console.log(`bench:index — Node ${process.version}; each scenario in its own process`)
+  for (const name of ["self", "generated", "large"]) {
+    const child = spawnSync(node, [join(repository, "bench/index.bench.ts"), "--scenario", name], { encoding: "utf8", maxBuffer: 1 << 26 })
+    const line = child.stdout.trim().split("\n").at(-1) ?? ""
+    if (child.status !== 0) {
+      console.log(`${name}: failed\n${child.stderr.slice(-2000)}`)
+      continue
+    }
+    const r = JSON.parse(line) as Record<string, number | string>
+    console.log(`\n${r["name"]}`)
+    for (const [key, value] of Object.entries(r)) if (key !== "name") console.log(`  ${key}: ${typeof value === "number" ? Number(value.toFixed(2)) : value}`)
+  }
+}
