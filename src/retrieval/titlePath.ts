@@ -68,6 +68,26 @@ const cachedNameTerms = (note: NoteSummary, stopwords: ReadonlySet<string>): Set
   return terms
 }
 
+// Stores hand back the same note list until the index changes; its term postings are built once.
+const postingsCache = new WeakMap<ReadonlyArray<NoteSummary>, WeakMap<ReadonlySet<string>, Map<string, Array<NoteSummary>>>>()
+const postingsFor = (notes: ReadonlyArray<NoteSummary>, stopwords: ReadonlySet<string>): Map<string, Array<NoteSummary>> => {
+  let byStopwords = postingsCache.get(notes)
+  if (byStopwords === undefined) postingsCache.set(notes, (byStopwords = new WeakMap()))
+  let postings = byStopwords.get(stopwords)
+  if (postings === undefined) {
+    postings = new Map()
+    for (const note of notes) {
+      for (const term of cachedNameTerms(note, stopwords)) {
+        let list = postings.get(term)
+        if (list === undefined) postings.set(term, (list = []))
+        list.push(note)
+      }
+    }
+    byStopwords.set(stopwords, postings)
+  }
+  return postings
+}
+
 export const scoreNote = (query: ReadonlySet<string>, name: ReadonlySet<string>): number => {
   if (query.size === 0 || name.size === 0) return 0
   let shared = 0
@@ -83,8 +103,12 @@ export const nameNotes = (
   if (options.titlePathLimit <= 0) return []
   const query = contentTerms(text, options.stopwords)
   if (query.size === 0) return []
+  // Only notes sharing a term with the question can score above zero: look them up by term.
+  const postings = postingsFor(notes, options.stopwords)
+  const candidates = new Set<NoteSummary>()
+  for (const term of query) for (const note of postings.get(term) ?? []) candidates.add(note)
   const named: Array<NamedNote> = []
-  for (const note of notes) {
+  for (const note of candidates) {
     const score = scoreNote(query, cachedNameTerms(note, options.stopwords))
     if (score > 0 && score >= options.titlePathMinScore) named.push({ note: note.id, chunk: note.leadChunk, score })
   }
