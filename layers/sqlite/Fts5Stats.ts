@@ -11,9 +11,6 @@ export const K1 = 1.2
 export const B = 0.75
 export const IDF_FLOOR = 1e-6
 
-/** Whatever a term with a floored idf adds to any row is below this: `f (k1 + 1) / (f + K) < k1 + 1`. */
-export const FLOORED_TERM_BOUND = IDF_FLOOR * (K1 + 1)
-
 /** `log((N - n + 0.5) / (n + 0.5))`, floored at 1e-6 when not positive, as `fts5Bm25GetData` takes it. */
 export const idf = (rows: number, hits: number): number => {
   const value = Math.log((rows - hits + 0.5) / (hits + 0.5))

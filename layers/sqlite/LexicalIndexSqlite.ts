@@ -20,7 +20,7 @@ import type { Clause } from "./FilterSql.ts"
 import { chunkClause } from "./FilterSql.ts"
 import { feed } from "./FtsFeed.ts"
 import type { Totals } from "./Fts5Stats.ts"
-import { FLOORED_TERM_BOUND, IDF_FLOOR, idf, rowLengths, score, totals } from "./Fts5Stats.ts"
+import { idf, K1, rowLengths, score, totals } from "./Fts5Stats.ts"
 import { chunksAtRows } from "./Rows.ts"
 
 interface Phrase {
@@ -84,8 +84,8 @@ export interface Options {
   /** Column weights; RetrievalConfig's `lexicalWeights` when absent. */
   readonly weights?: ColumnWeights
   /**
-   * `pruned` (the default) lets FTS5 rank only the rows holding a term rarer than half the corpus;
-   * `exhaustive` has FTS5 rank every match. Both give the same hits; the second is the baseline
+   * `pruned` (the default) lets FTS5 rank only the rows holding the query's rarer terms and bounds
+   * what the common ones can add; `exhaustive` has FTS5 rank every match. Both give the same hits; the second is the baseline
    * the first is tested and timed against.
    */
   readonly strategy?: "pruned" | "exhaustive"
@@ -93,7 +93,8 @@ export interface Options {
 
 interface Query {
   readonly phrases: ReadonlyArray<Phrase>
-  /** Per phrase, from FTS5's own counts, as `bm25()` takes them. */
+  /** Per phrase: the rows holding it, by FTS5's own count, and its idf as `bm25()` takes it. */
+  readonly hits: ReadonlyArray<number>
   readonly idfs: ReadonlyArray<number>
   readonly corpus: Totals
   readonly k: number
@@ -125,19 +126,19 @@ const search = (db: DatabaseSync, weights: ColumnWeights, strategy: "pruned" | "
   const phraseHits = db.prepare("SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?")
   // Corpus statistics change only with a commit, so they are kept per generation.
   let cached: { generation: number; totals: Totals; hits: Map<string, number> } | undefined
-  const statistics = (phrases: ReadonlyArray<Phrase>): { corpus: Totals; idfs: Array<number> } => {
+  const statistics = (phrases: ReadonlyArray<Phrase>): { corpus: Totals; hits: Array<number>; idfs: Array<number> } => {
     const generation = Number((generationOf.get() as { generation: number } | undefined)?.generation ?? 0)
     if (cached === undefined || cached.generation !== generation) cached = { generation, totals: totals(db, "chunks_fts"), hits: new Map() }
     const { totals: corpus, hits: known } = cached
-    const idfs = phrases.map((phrase) => {
-      let hits = known.get(phrase.surface)
-      if (hits === undefined) {
-        hits = Number((phraseHits.get(expressionOf([phrase])) as { n: number }).n)
-        known.set(phrase.surface, hits)
+    const hits = phrases.map((phrase) => {
+      let n = known.get(phrase.surface)
+      if (n === undefined) {
+        n = Number((phraseHits.get(expressionOf([phrase])) as { n: number }).n)
+        known.set(phrase.surface, n)
       }
-      return idf(corpus.rows, hits)
+      return n
     })
-    return { corpus, idfs }
+    return { corpus, hits, idfs: hits.map((n) => idf(corpus.rows, n)) }
   }
   const stems = new Map<string, string>()
   const stemOf = (surface: string): string => {
@@ -188,30 +189,39 @@ const search = (db: DatabaseSync, weights: ColumnWeights, strategy: "pruned" | "
   }
 
   /**
-   * A term in at least half the rows has its idf floored, so it adds less than
-   * `FLOORED_TERM_BOUND` to any score, yet makes nearly every row a match. FTS5 ranks only the
-   * rows holding a rarer term, by those terms; every row whose partial score is within the floored
-   * terms' reach of the k-th is scored in full. A row left out scores strictly less than k of the
-   * rows kept, so the cut is exact. Undefined when that cannot be promised.
+   * MaxScore pruning (Turtle and Flood, "Query evaluation: strategies and optimizations", 1995).
+   * A term held by at least `share` of the rows adds less than `idf × (k1 + 1)` to any score, yet
+   * makes most rows a match. FTS5 ranks only the rows holding a rarer term, by those terms; if the
+   * k-th of them (θ) beats everything the common terms together could add, every row whose partial
+   * score is within that reach of θ is scored in full, and a row left out scores strictly less
+   * than k of the rows kept: the cut is exact. Undefined when that cannot be promised, or when
+   * more than `budget` rows would have to be scored.
    */
-  const pruned = (query: Query): Array<LexicalHit> | undefined => {
-    const rare = query.phrases.filter((_, i) => query.idfs[i]! > IDF_FLOOR)
-    const floored = query.phrases.length - rare.length
-    if (floored === 0 || rare.length === 0 || !Number.isFinite(query.k)) return undefined
-    const reach = floored * FLOORED_TERM_BOUND
+  const pruned = (query: Query, share: number, budget: number): Array<LexicalHit> | undefined => {
+    const essential = query.phrases.filter((_, i) => query.hits[i]! < share * query.corpus.rows)
+    if (essential.length === 0 || essential.length === query.phrases.length || !Number.isFinite(query.k)) return undefined
+    let reach = 0
+    query.phrases.forEach((_, i) => {
+      if (query.hits[i]! >= share * query.corpus.rows) reach += query.idfs[i]! * (K1 + 1)
+    })
     const candidates: Array<number> = []
+    let theta = Number.NaN
     let cut = Number.NEGATIVE_INFINITY
     const ranked = statementFor(query.clause.sql, false)
-      .iterate(weights.text, weights.title, weights.tags, expressionOf(rare), ...query.clause.params) as Iterable<Ranked>
+      .iterate(weights.text, weights.title, weights.tags, expressionOf(essential), ...query.clause.params) as Iterable<Ranked>
     for (const { row, rank } of ranked) {
       const partial = -rank
       if (partial < cut) break
+      if (candidates.length >= budget) return undefined
       candidates.push(row)
-      // Slack for rounding: the partial and the full sums add different terms, with different logs.
-      if (candidates.length === query.k) cut = partial - reach - 1e-9 * Math.max(1, partial)
+      if (candidates.length === query.k) {
+        theta = partial
+        // Slack for rounding: partial and full sums add different terms, with different logs.
+        cut = partial - reach - 1e-9 * Math.max(1, partial)
+      }
     }
-    // Too few rows hold a rare term, or a row holding only floored terms could reach the cut.
-    if (candidates.length < query.k || !(cut > reach)) return undefined
+    // Too few rows hold an essential term, or a row holding none could reach the k-th.
+    if (candidates.length < query.k || !(theta - 1e-9 * Math.max(1, theta) > reach)) return undefined
     const hits = scored(query, candidates)
     return hits.length < query.k ? undefined : hits.sort(byScoreThenId).slice(0, query.k)
   }
@@ -223,7 +233,13 @@ const search = (db: DatabaseSync, weights: ColumnWeights, strategy: "pruned" | "
     if (phrases.length === 0) return []
     const run = () => {
       const query: Query = { phrases, ...statistics(phrases), k, clause: chunkClause(filter, "c"), passes: compile(filter) }
-      return (strategy === "pruned" ? pruned(query) : undefined) ?? exhaustive(query)
+      if (strategy === "pruned") {
+        // First leave out the terms in a tenth of the rows (cheap when it works), then only those
+        // in half the rows (floored idf: nearly always works), then rank every match.
+        const hits = pruned(query, 0.1, Math.max(2_000, 20 * k)) ?? pruned(query, 0.5, Number.POSITIVE_INFINITY)
+        if (hits !== undefined) return hits
+      }
+      return exhaustive(query)
     }
     if (db.isTransaction) return run()
     // One read transaction, so statistics and matches come from one commit.
