@@ -3,10 +3,11 @@
  * answers questions until closed. A typed failure rejects the promise with the same tagged error
  * (`error._tag === "InvalidInput"`), never with a wrapper.
  */
-import { Cause, Exit, type Layer, ManagedRuntime } from "effect"
+import { type Layer, ManagedRuntime } from "effect"
 import type { ContextPack } from "../src/domain/ContextPack.ts"
 import type { QueryFilters } from "../src/domain/Query.ts"
 import { recall, type RecallServices } from "./recall.ts"
+import { settle } from "./settle.ts"
 
 export interface RecallOptions {
   readonly budgetTokens?: number
@@ -24,12 +25,7 @@ export interface Recall {
 export const createRecall = <E>(layer: Layer.Layer<RecallServices, E>): Recall => {
   const runtime = ManagedRuntime.make(layer)
   return {
-    recall: async (text, options = {}) => {
-      const exit = await runtime.runPromiseExit(recall({ ...options, text }))
-      if (Exit.isSuccess(exit)) return exit.value
-      // Reject with the error itself, so callers can branch on its `_tag`.
-      throw Cause.squash(exit.cause)
-    },
+    recall: (text, options = {}) => settle(runtime.runPromiseExit(recall({ ...options, text }))),
     close: () => runtime.dispose()
   }
 }

@@ -4,13 +4,14 @@
  * same pipeline with `Embedded.embedded({ root })` provided (see docs/api.md).
  */
 import * as NodeServices from "@effect/platform-node/NodeServices"
-import { Cause, Clock, Effect, Exit, ManagedRuntime } from "effect"
+import { Clock, Effect, ManagedRuntime } from "effect"
 import type { ContextPack } from "../src/domain/ContextPack.ts"
 import type { QueryFilters } from "../src/domain/Query.ts"
 import { IndexHealth, type IndexHealthReading } from "../src/ports/IndexHealth.ts"
 import * as Embedded from "../layers/Embedded.ts"
 import { indexLayer, type IndexReport, indexRepository, pendingChanges, type PendingChanges } from "./indexRepository.ts"
 import { recall as recallEffect } from "./recall.ts"
+import { settle } from "./settle.ts"
 
 export interface OpenOptions {
   readonly root: string
@@ -35,13 +36,6 @@ export interface Cairn {
   readonly status: () => Promise<IndexHealthReading & { readonly pending: PendingChanges }>
   /** Releases the database; later calls reject. */
   readonly close: () => Promise<void>
-}
-
-const settle = async <A>(exit: Promise<Exit.Exit<A, unknown>>): Promise<A> => {
-  const result = await exit
-  if (Exit.isSuccess(result)) return result.value
-  // Reject with the tagged error itself, so callers can branch on its `_tag`.
-  throw Cause.squash(result.cause)
 }
 
 export const openCairn = async (options: OpenOptions): Promise<Cairn> => {

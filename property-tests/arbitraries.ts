@@ -63,3 +63,15 @@ export const budget = fc.oneof(
   fc.integer({ min: 0, max: 32_000 }),
   fc.constantFrom(0, 1, 511, 512, 513, 4_000, 32_000)
 )
+
+/** A seeded Fisher-Yates shuffle (Park-Miller), so a failing order replays. */
+export const shuffle = <A>(items: ReadonlyArray<A>, seed: number): Array<A> => {
+  const out = [...items]
+  let state = (Math.abs(seed) % 2147483646) + 1
+  for (let i = out.length - 1; i > 0; i--) {
+    state = (state * 16807) % 2147483647
+    const j = state % (i + 1)
+    ;[out[i], out[j]] = [out[j]!, out[i]!]
+  }
+  return out
+}

@@ -5,6 +5,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import fc from "fast-check"
+import { shuffle } from "./arbitraries.ts"
 import type { Candidate } from "../src/domain/Candidate.ts"
 import type { ChunkId, TrustState } from "../src/domain/Chunk.ts"
 import { byScoreDescThenId, sortCandidates } from "../src/domain/Ranking.ts"
@@ -103,18 +104,6 @@ const build = (c: Case): Built => {
     if (pairs.length > 0) threshold = pairs[c.threshold.pair % pairs.length]!
   }
   return { candidates, vectors, options: { dedupCosine: threshold, dedupShingleSize: 3 } }
-}
-
-/** A seeded Fisher-Yates shuffle (Park-Miller), so a failure replays. */
-const shuffle = <A>(items: ReadonlyArray<A>, seed: number): Array<A> => {
-  const out = [...items]
-  let state = (Math.abs(seed) % 2147483646) + 1
-  for (let i = out.length - 1; i > 0; i--) {
-    state = (state * 16807) % 2147483647
-    const j = state % (i + 1)
-    ;[out[i], out[j]] = [out[j]!, out[i]!]
-  }
-  return out
 }
 
 const ids = (cs: ReadonlyArray<Candidate>) => cs.map((c) => c.chunk.id as string)

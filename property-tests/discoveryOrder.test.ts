@@ -5,7 +5,8 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { serialize } from "../src/discovery/Assemble.ts"
 import { scanMemory } from "../test/discovery/support.ts"
-import { buildRepo, RepoSpec, shuffle } from "./discoveryRepos.ts"
+import { shuffle } from "./arbitraries.ts"
+import { buildRepo, RepoSpec } from "./discoveryRepos.ts"
 
 const RUNS = { arbitrary: { runs: 200, seed: 20261130 } }
 

@@ -119,14 +119,3 @@ export const applyEdit = (files: Files, edit: EditSpec): Files => {
   return next
 }
 
-/** A seeded Fisher-Yates shuffle (Park-Miller), so a failing order replays. */
-export const shuffle = <A>(items: ReadonlyArray<A>, seed: number): Array<A> => {
-  const out = [...items]
-  let state = (Math.abs(seed) % 2147483646) + 1
-  for (let i = out.length - 1; i > 0; i--) {
-    state = (state * 16807) % 2147483647
-    const j = state % (i + 1)
-    ;[out[i], out[j]] = [out[j]!, out[i]!]
-  }
-  return out
-}

@@ -19,7 +19,7 @@ import { isProximityKind, proximity } from "../src/graph/Proximity.ts"
 import { graphSignals } from "../src/graph/Signals.ts"
 import type { Triple } from "../test/graph/snapshot.ts"
 import { reorder, snapshotOf } from "../test/graph/snapshot.ts"
-import { shuffle } from "./discoveryRepos.ts"
+import { shuffle } from "./arbitraries.ts"
 
 const RUNS = { numRuns: 200, seed: 20261130 }
 

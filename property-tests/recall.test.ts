@@ -6,6 +6,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Schema } from "effect"
 import fc from "fast-check"
+import { shuffle } from "./arbitraries.ts"
 import type { ChunkId } from "../src/domain/Chunk.ts"
 import * as ContextPack from "../src/domain/ContextPack.ts"
 import { fuse, type RankedList } from "../src/retrieval/fuse.ts"
@@ -30,18 +31,6 @@ const Question = Schema.Array(Word).check(Schema.isMaxLength(5))
 const Seed = Schema.Int
 
 const RUNS = { arbitrary: { runs: 200, seed: 20261130 } }
-
-/** A seeded Fisher-Yates shuffle (Park-Miller), so a failure replays. */
-const shuffle = <A>(items: ReadonlyArray<A>, seed: number): Array<A> => {
-  const out = [...items]
-  let state = (Math.abs(seed) % 2147483646) + 1
-  for (let i = out.length - 1; i > 0; i--) {
-    state = (state * 16807) % 2147483647
-    const j = state % (i + 1)
-    ;[out[i], out[j]] = [out[j]!, out[i]!]
-  }
-  return out
-}
 
 const build = (corpus: typeof Corpus.Type) => ({
   chunks: corpus.sections.map((section, i) =>

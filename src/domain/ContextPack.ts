@@ -9,6 +9,7 @@ import { Schema } from "effect"
 import { AuthorKind, NoteStatus, NoteType, TrustState } from "./Chunk.ts"
 import { Conflict } from "./Conflict.ts"
 import { Gap } from "./Gap.ts"
+import { ScoreComponents } from "./ScoreComponents.ts"
 
 const ProvenanceWire = Schema.Struct({
   authorKind: AuthorKind,
@@ -17,21 +18,7 @@ const ProvenanceWire = Schema.Struct({
   state: TrustState
 }).pipe(Schema.encodeKeys({ authorKind: "author_kind", createdAt: "created_at" }))
 
-const ComponentsWire = Schema.Struct({
-  rrf: Schema.Finite,
-  rerank: Schema.NullOr(Schema.Finite),
-  typeWeight: Schema.Finite,
-  relationWeight: Schema.Finite,
-  hopPenalty: Schema.Finite,
-  noteSupport: Schema.Finite,
-  termCoverage: Schema.Finite,
-  noteCoverage: Schema.Finite,
-  linkConsensus: Schema.Finite,
-  freshness: Schema.Finite,
-  verification: Schema.Finite,
-  authorKind: Schema.Finite,
-  canonicality: Schema.Finite
-}).pipe(Schema.encodeKeys({
+const ComponentsWire = ScoreComponents.pipe(Schema.encodeKeys({
   typeWeight: "type_weight",
   relationWeight: "relation_weight",
   hopPenalty: "hop_penalty",
