@@ -53,7 +53,7 @@ export const embedded = (
   options: EmbeddedOptions
 ): Layer.Layer<EmbeddedServices, DatabaseError | LexicalIndexError | InvalidInput> => {
   const ports = Layer.mergeAll(
-    Layer.unwrap(Effect.map(RetrievalConfig.RetrievalConfig, (config) => LexicalIndexSqlite.layer(config.lexicalWeights))),
+    Layer.unwrap(Effect.map(RetrievalConfig.RetrievalConfig, (config) => LexicalIndexSqlite.layer({ weights: config.lexicalWeights }))),
     CandidateStoreSqlite.layer,
     GraphStoreSqlite.layer,
     IndexHealthSqlite.layer,
