@@ -61,14 +61,13 @@ const nearest = (db: DatabaseSync, space: VectorSpace) => {
   // accumulated product, generously.
   const tolerance = 4 * dimension * 2 ** -24 + 1e-7
 
-  /** Up to `n` candidates nearest by vec0, and the worst vec0 distance among them. */
-  const knn = (blob: Uint8Array, n: number, filter: RetrievalFilter): { rows: Array<Candidate & { distance: number }> } => {
+  /** Up to `n` candidates nearest by vec0's own (float32) distance, nearest first. */
+  const knn = (blob: Uint8Array, n: number, filter: RetrievalFilter): Array<Candidate & { distance: number }> => {
     const clause = vectorClause(filter)
     const params: Array<SQLInputValue> = [blob, BigInt(n), ...clause.params]
-    const rows = db.prepare(
+    return db.prepare(
       `SELECT rowid AS row, distance, embedding FROM ${VECTOR_TABLE} WHERE embedding MATCH ? AND k = ? AND ${clause.sql}`
     ).all(...params) as unknown as Array<Candidate & { distance: number }>
-    return { rows }
   }
 
   /** Every stored vector passing the filter (for a `limit` vec0 cannot serve). */
@@ -98,7 +97,7 @@ const nearest = (db: DatabaseSync, space: VectorSpace) => {
     // A little over k, so a float32 near-tie at the cut rarely forces a second query.
     for (let n = k + Math.ceil(k / 4) + 8; ; n *= 2) {
       if (n > VEC0_MAX_K) return rescore(scan(filter)).slice(0, k)
-      const { rows } = knn(blob, n, filter)
+      const rows = knn(blob, n, filter)
       const hits = rescore(rows)
       if (rows.length < n) return hits.slice(0, k)
       // Every row vec0 left out is at least this far by its own measure.
