@@ -13,6 +13,7 @@ import type { Snapshot } from "../src/domain/Snapshot.ts"
 import { decodeSnapshotJson } from "../src/domain/Snapshot.ts"
 import { serialize } from "../src/discovery/Assemble.ts"
 import type { DiscoveryConfig } from "../src/discovery/DiscoveryConfig.ts"
+import * as ScanCache from "../src/discovery/ScanCache.ts"
 import { chunkFile, CODE_EXTENSIONS, MARKDOWN_EXTENSIONS } from "../src/index/chunk/ChunkFile.ts"
 import type { TextEncoderModel } from "../src/index/HashingEmbedder.ts"
 import * as Lsa from "../src/index/LatentSemanticEmbedder.ts"
@@ -111,6 +112,18 @@ export const edgesOf = (snapshot: Snapshot, notes: ReadonlySet<string>): Array<N
   return edges.sort((a, b) => byCodeUnit(a.from, b.from) || byCodeUnit(a.to, b.to) || byCodeUnit(a.verb, b.verb))
 }
 
+/** The stamp → hash table a previous run persisted, so unchanged files are not read again. */
+const readScanCache = (fs: FileSystem.FileSystem, file: string) =>
+  fs.readFileString(file).pipe(
+    Effect.map((text) => {
+      const parsed: unknown = JSON.parse(text)
+      return Array.isArray(parsed) && parsed.every((e) => Array.isArray(e) && e.length === 3 && e.every((v) => typeof v === "string"))
+        ? ScanCache.make(parsed as Array<[string, string, string]>)
+        : ScanCache.make()
+    }),
+    Effect.orElseSucceed(() => ScanCache.make())
+  )
+
 const readPrevious = (fs: FileSystem.FileSystem, file: string) =>
   fs.readFileString(file).pipe(
     Effect.flatMap((text) => decodeSnapshotJson(text)),
@@ -130,10 +143,12 @@ export const pendingChanges = Effect.fn("pendingChanges")(function*(options: { r
   const writer = yield* IndexWriter
   yield* requireDirectory(fs, options.root)
   const previous = yield* readPrevious(fs, path.join(cairnDir(path, options.root), "snapshot.json"))
+  const cache = yield* readScanCache(fs, path.join(cairnDir(path, options.root), "scan-cache.json"))
   const snapshot = yield* discover({
     root: options.root,
     config: { ...options.discovery, exclude: [...(options.discovery?.exclude ?? []), ".cairn/"] },
-    previous: Option.getOrUndefined(previous)
+    previous: Option.getOrUndefined(previous),
+    cache
   })
   const current = notesOf(snapshot)
   const stored = yield* writer.noteHashes
@@ -155,14 +170,18 @@ export const indexRepository = Effect.fn("indexRepository")(function*(options: I
 
   // Discovery, offered the last snapshot so unchanged files are not parsed again.
   const snapshotFile = path.join(cairnDir(path, options.root), "snapshot.json")
+  const cacheFile = path.join(cairnDir(path, options.root), "scan-cache.json")
   const previous = options.rebuild === true ? Option.none() : yield* readPrevious(fs, snapshotFile)
+  const cache = options.rebuild === true ? ScanCache.make() : yield* readScanCache(fs, cacheFile)
   const snapshot = yield* discover({
     root: options.root,
     config: { ...options.discovery, exclude: [...(options.discovery?.exclude ?? []), ".cairn/"] },
-    previous: Option.getOrUndefined(previous)
+    previous: Option.getOrUndefined(previous),
+    cache
   })
   yield* fs.makeDirectory(cairnDir(path, options.root), { recursive: true })
   yield* fs.writeFileString(snapshotFile, `${serialize(snapshot)}\n`)
+  yield* fs.writeFileString(cacheFile, JSON.stringify(cache.hashEntries()))
 
   const current = notesOf(snapshot)
   progress({ _tag: "Discovered", files: current.size })

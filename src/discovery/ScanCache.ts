@@ -20,10 +20,18 @@ export interface ScanCache {
   readonly table: <K extends object, V>(name: string) => WeakMap<K, V>
   /** A named memo table keyed by strings, for values built from text (ignore rules). */
   readonly textTable: <V>(name: string) => Map<string, V>
+  /** The remembered hashes as `[path, stamp, hash]`, sorted by path: what a process may persist. */
+  readonly hashEntries: () => ReadonlyArray<readonly [string, string, string]>
 }
 
-export const make = (): ScanCache => {
-  const hashes = new Map<string, { readonly stamp: string; readonly hash: string }>()
+/**
+ * A cache, optionally seeded with hashes a previous process persisted (so a one-shot CLI run can
+ * trust unchanged stamps the way a long-lived process does).
+ */
+export const make = (seed: ReadonlyArray<readonly [string, string, string]> = []): ScanCache => {
+  const hashes = new Map<string, { readonly stamp: string; readonly hash: string }>(
+    seed.map(([path, stamp, hash]) => [path, { stamp, hash }] as const)
+  )
   const tables = new Map<string, WeakMap<object, unknown>>()
   const textTables = new Map<string, Map<string, unknown>>()
   return {
@@ -42,6 +50,8 @@ export const make = (): ScanCache => {
       }
       return table as unknown as WeakMap<K, V>
     },
+    hashEntries: () =>
+      [...hashes].map(([path, entry]) => [path, entry.stamp, entry.hash] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
     textTable: <V>(name: string) => {
       let table = textTables.get(name)
       if (table === undefined) {
