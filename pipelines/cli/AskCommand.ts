@@ -4,11 +4,12 @@
  * `--json` prints the wire format exactly; `--text` (the default on a terminal) prints it for people.
  * With no question argument, or `-`, the question is read from standard input, so agents can pipe.
  */
-import { Console, Effect, Option, Stdio, Stream } from "effect"
+import { Console, Effect, Layer, Option, Stdio, Stream } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import * as ContextPack from "../../src/domain/ContextPack.ts"
 import * as Embedded from "../../layers/Embedded.ts"
 import { recall } from "../recall.ts"
+import { countChanges, reportingChanges } from "../staleness.ts"
 import { runIndex } from "./IndexCommand.ts"
 
 const readStdin = Effect.gen(function*() {
@@ -32,7 +33,7 @@ export const renderText = (pack: ContextPack.ContextPack): string => {
   for (const gap of pack.gaps) lines.push(`gap (${gap.reason}): ${gap.text}`)
   if (pack.gaps.length > 0) lines.push("")
   lines.push(`${pack.usedTokens}/${pack.budgetTokens} tokens in claims, ${pack.budget.report} in the report${pack.partial ? `, ${pack.budget.dropped} left out` : ""}; ` +
-    `index lag ${pack.indexHealth.lagSeconds} s, embedding coverage ${pack.indexHealth.embeddingCoverage}`)
+    `index lag ${pack.indexHealth.lagSeconds} s, ${pack.indexHealth.filesChanged ?? "unknown"} files changed since the build, embedding coverage ${pack.indexHealth.embeddingCoverage}`)
   if (pack.diagnostics !== undefined) {
     lines.push(`legs: ${pack.diagnostics.legs.map((leg) => `${leg.name} ${leg.status} (${leg.hits})`).join(", ")}`)
     if (pack.diagnostics.timingsMs !== undefined) {
@@ -57,12 +58,16 @@ export const ask = Command.make(
   Effect.fn("cli.ask")(function*({ budget, explain, json, noRefresh, question, root, scope }) {
     const text = Option.isSome(question) && question.value !== "-" ? question.value : yield* readStdin
     if (!noRefresh) yield* runIndex(root, false)
+    // Answering from the index as it is: say how many files it has not seen.
+    const filesChanged = noRefresh ? yield* countChanges(root) : 0
     const pack = yield* recall({
       text,
       budgetTokens: budget,
       explain,
       ...(scope.length > 0 ? { filters: { paths: scope } } : {})
-    }).pipe(Effect.provide(Embedded.embedded({ root, ...(noRefresh ? { readOnly: true } : {}) })))
+    }).pipe(Effect.provide(reportingChanges(filesChanged).pipe(
+      Layer.provideMerge(Embedded.embedded({ root, ...(noRefresh ? { readOnly: true } : {}) }))
+    )))
     yield* Console.log(json ? ContextPack.serialise(pack) : renderText(pack))
   })
 ).pipe(Command.withDescription("Answer a question from a repository with a ContextPack (refreshes the index first)"))

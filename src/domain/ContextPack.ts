@@ -58,9 +58,11 @@ export type Claim = typeof Claim.Type
 export const IndexHealth = Schema.Struct({
   /** Share of chunks with an embedding, three significant digits. */
   embeddingCoverage: Schema.Finite,
-  /** Seconds between the newest change on disk the index knows of and its last build. */
-  lagSeconds: Schema.Finite
-}).pipe(Schema.encodeKeys({ embeddingCoverage: "embedding_coverage", lagSeconds: "lag_seconds" }))
+  /** How far the index is behind the files: seconds since its last build when files changed since, else 0. */
+  lagSeconds: Schema.Finite,
+  /** Files changed, added or deleted on disk since the last build, when the caller checked. */
+  filesChanged: Schema.optionalKey(Schema.Int)
+}).pipe(Schema.encodeKeys({ embeddingCoverage: "embedding_coverage", lagSeconds: "lag_seconds", filesChanged: "files_changed" }))
 export type IndexHealth = typeof IndexHealth.Type
 
 export const Budget = Schema.Struct({

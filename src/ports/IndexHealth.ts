@@ -7,6 +7,8 @@ export interface IndexHealthReading {
   readonly embeddingCoverage: number
   /** Seconds between the newest change the index knows of and its last build. */
   readonly lagSeconds: number
+  /** Files changed, added or deleted on disk since the last build, when somebody checked. */
+  readonly filesChanged?: number
 }
 
 export class IndexHealthError extends Schema.TaggedError<IndexHealthError>()("IndexHealthError", {

@@ -93,7 +93,10 @@ export const detectGaps = (input: GapInput): Array<Gap> => {
   if (input.indexHealth.embeddingCoverage < config.gapCoverageFloor) {
     gaps.push({ reason: "index_incomplete", text: `Only ${Math.floor(input.indexHealth.embeddingCoverage * 100)}% of the index is embedded, so dense search could not see all of it.` })
   }
-  if (input.indexHealth.lagSeconds > config.gapLagSecondsFloor) {
+  const changed = input.indexHealth.filesChanged ?? 0
+  if (changed > 0) {
+    gaps.push({ reason: "index_incomplete", text: `${changed} file${changed === 1 ? "" : "s"} changed on disk since the index was built; refresh it (cairn index) to see ${changed === 1 ? "that change" : "those changes"}.` })
+  } else if (input.indexHealth.lagSeconds > config.gapLagSecondsFloor) {
     gaps.push({ reason: "index_incomplete", text: `The index is ${Math.round(input.indexHealth.lagSeconds)} seconds behind the files it was built from.` })
   }
   if (input.filteredOut > 0) {

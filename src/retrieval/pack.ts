@@ -167,7 +167,8 @@ export const makePack = (count: (text: string) => number, config: PackerConfig) 
   let detectedGaps = selectGaps(input.gaps, config.maxGaps)
   const indexHealth: ContextPack.IndexHealth = {
     embeddingCoverage: toSignificant(input.indexHealth.embeddingCoverage),
-    lagSeconds: Math.round(input.indexHealth.lagSeconds)
+    lagSeconds: Math.round(input.indexHealth.lagSeconds),
+    ...(input.indexHealth.filesChanged === undefined ? {} : { filesChanged: input.indexHealth.filesChanged })
   }
   const withWholePack = budgetTokens >= config.reportReserveTokens
 

@@ -61,6 +61,15 @@ describe("cairn CLI", () => {
       assert.notMatch(bad.stderr, /\n\s+at /)
       const after = createHash("sha256").update(readFileSync(file)).digest("hex")
       assert.strictEqual(after, before)
+
+      // Staleness is never silent: answering without a refresh says how many files the index has not seen.
+      writeFileSync(join(root, "docs/queues.md"), "# Queues\n\n## Choice\n\nDispatch events go over Kafka now.\n")
+      const stale = ContextPack.decodeWireSync(JSON.parse(run(["ask", "which queue?", "--root", root, "--json", "--no-refresh"]).stdout))
+      assert.strictEqual(stale.indexHealth.filesChanged, 1)
+      assert.isTrue(stale.gaps.some((g) => g.reason === "index_incomplete"))
+      const fresh = ContextPack.decodeWireSync(JSON.parse(run(["ask", "which queue?", "--root", root, "--json"]).stdout))
+      assert.strictEqual(fresh.indexHealth.filesChanged, 0)
+      assert.isTrue(fresh.claims.some((c) => c.text.includes("Kafka")))
     } finally {
       rmSync(root, { recursive: true, force: true })
     }
