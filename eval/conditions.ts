@@ -5,6 +5,8 @@
 import * as Recall from "../layers/Recall.ts"
 import * as TokenCounterApproximate from "../layers/tokens/TokenCounterApproximate.ts"
 import * as RetrievalConfig from "../src/RetrievalConfig.ts"
+import * as Dedup from "../src/retrieval/dedup.ts"
+import * as Diversity from "../src/retrieval/diversity.ts"
 
 export interface Condition {
   readonly name: string
@@ -20,6 +22,8 @@ export const CONDITIONS: ReadonlyArray<Condition> = [
     description: "BM25 alone: no dense leg, no title/path channel, no graph expansion",
     options: { dense: "none", config: { titlePathLimit: 0, graphExpandLimit: 0 } }
   },
+  { name: "no-dedup", description: "near-duplicates not collapsed (Dedup.layerOff)", options: { stages: Dedup.layerOff } },
+  { name: "no-diversity", description: "plain rank order (Diversity.layerOff)", options: { stages: Diversity.layerOff } },
   { name: "no-graph", description: "graph expansion off (edges still read for related and consensus)", options: { config: { graphExpandLimit: 0 } } },
   { name: "freshness-off", description: "freshness decay off (floor 1)", options: { config: { freshnessFloor: 1 } } },
   { name: "verification-off", description: "the organisation does not use verification", options: { config: RetrievalConfig.retrievalConfigFor("off") } },

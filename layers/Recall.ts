@@ -15,12 +15,17 @@ import * as TokenCounterDefault from "./tokens/TokenCounterDefault.ts"
 
 export type RecallLayerServices = Stages.StageServices | Reference.CorePorts
 
+/** A layer providing one stage service: what an ablation swaps in. */
+export type StageLayer = Stages.StageServices extends infer S ? (S extends unknown ? Layer.Layer<S> : never) : never
+
 export interface ReferenceOptions {
   readonly dense?: Reference.Dense
   /** RetrievalConfig overrides, validated. */
   readonly config?: unknown
   /** Another counter (the approximate one for an ablation); the default is the exact WASM counter. */
   readonly tokenCounter?: Layer.Layer<TokenCounter>
+  /** Stage layers that replace the shipped ones (an ablation swaps a stage, e.g. `Dedup.layerOff`). */
+  readonly stages?: StageLayer
 }
 
 /** The whole recall stack over the in-memory reference backends. */
@@ -28,7 +33,8 @@ export const reference = (
   corpus: Reference.Corpus,
   options: ReferenceOptions = {}
 ): Layer.Layer<RecallLayerServices, LexicalIndexError | EmbedderError | VectorIndexError | InvalidInput> =>
-  Stages.layer.pipe(
+  // A swapped stage is merged over the shipped ones, which still provide every other stage.
+  (options.stages === undefined ? Stages.layer : Layer.merge(Stages.layer, options.stages as Layer.Layer<Stages.StageServices>)).pipe(
     Layer.provideMerge(Reference.layer(corpus, options.dense === undefined ? {} : { dense: options.dense })),
     Layer.provideMerge(options.tokenCounter ?? TokenCounterDefault.layer),
     Layer.provideMerge(RetrievalConfig.layer(options.config ?? {}))

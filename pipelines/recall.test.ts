@@ -9,6 +9,7 @@ import * as TokenCounterApproximate from "../layers/tokens/TokenCounterApproxima
 import * as TokenCounterDefault from "../layers/tokens/TokenCounterDefault.ts"
 import { corpus } from "../test/support/Corpus.ts"
 import { chunk } from "../test/support/Fixtures.ts"
+import * as DedupStage from "../src/retrieval/dedup.ts"
 import { createRecall } from "./api.ts"
 import { recall } from "./recall.ts"
 
@@ -203,6 +204,13 @@ describe("recall II end to end", () => {
       assert.deepStrictEqual(conflict.refs.map((r) => r.split(":")[0]).sort(), ["auth/hardening.md", "auth/session-copy.md", "auth/session.md"])
       assert.strictEqual(conflict.note, "24h (Mar) vs 1h (Jun). Neither superseded.")
     }).pipe(Effect.provide(Recall.reference(kb, { dense: "none" }))))
+
+  it.effect("swapping the dedup stage's layer, and nothing else, leaves both copies in the pack", () =>
+    Effect.gen(function*() {
+      const pack = yield* recall({ text: "when do password reset links expire?" })
+      const notes = pack.claims.map((c) => c.note)
+      assert.isTrue(notes.includes("auth/session.md") && notes.includes("auth/session-copy.md"))
+    }).pipe(Effect.provide(Recall.reference(kb, { dense: "none", stages: DedupStage.layerOff }))))
 
   it.effect("a supersedes edge is a recorded resolution: no conflict", () =>
     Effect.gen(function*() {
