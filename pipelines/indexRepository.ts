@@ -224,12 +224,20 @@ export const indexRepository = Effect.fn("indexRepository")(function*(options: I
   progress({ _tag: "Embedding", chunks: toEmbed.length })
   const entries = toEmbed.map((chunk) => ({ chunkId: chunk.id as ChunkId, vector: encoder.embedOne(chunk.text) }))
 
+  // Outbound edges change when a note changes, or when a note it links to appears or moves (a link
+  // that resolves differently); a deletion can strand edges anywhere, so then every note is rewritten.
+  const allEdges = edgesOf(snapshot, new Set(current.keys()))
+  const changedSet = new Set(changed)
+  const relationSources = retrain || deleted.length > 0
+    ? [...current.keys()].sort(byCodeUnit)
+    : [...new Set([...changed, ...allEdges.filter((edge) => changedSet.has(edge.to)).map((edge) => edge.from)])].sort(byCodeUnit)
+  const sourceSet = new Set(relationSources)
   const summary = yield* writer.write({
     ...(retrain ? { replaceAll: true } : {}),
     chunks,
     notes: changed.map((note) => ({ id: note, contentHash: current.get(note)! })),
     deleteNotes: deleted,
-    relations: { from: [...current.keys()].sort(byCodeUnit), edges: edgesOf(snapshot, new Set(current.keys())) },
+    relations: { from: relationSources, edges: allEdges.filter((edge) => sourceSet.has(edge.from)) },
     vectors: { model, entries, ...(retrain ? { replace: true } : {}) },
     manifest: { snapshotHash: snapshot.contentHash, builtAt: new Date(options.now).toISOString() }
   })
