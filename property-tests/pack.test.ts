@@ -81,7 +81,7 @@ describe("pack contracts", () => {
     fc.assert(fc.property(packInput, (input) => {
       const result = pack(input)
       assert.deepStrictEqual(ContextPack.decodeWireSync(JSON.parse(ContextPack.serialise(result))), result)
-    }), { ...RUNS, numRuns: 50 })
+    }), RUNS)
   })
 
   it("the same candidates in any order give identical bytes", () => {
