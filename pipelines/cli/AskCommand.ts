@@ -4,7 +4,7 @@
  * `--json` prints the wire format exactly; `--text` (the default on a terminal) prints it for people.
  * With no question argument, or `-`, the question is read from standard input, so agents can pipe.
  */
-import { Console, Effect, Layer, Option, Stdio, Stream } from "effect"
+import { Console, Effect, Layer, Option, Schema, Stdio, Stream } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import * as ContextPack from "../../src/domain/ContextPack.ts"
 import * as Embedded from "../../layers/Embedded.ts"
@@ -12,8 +12,16 @@ import { recall } from "../recall.ts"
 import { countChanges, reportingChanges } from "../staleness.ts"
 import { runIndex } from "./IndexCommand.ts"
 
+export class NoQuestion extends Schema.TaggedError<NoQuestion>()("NoQuestion", {}) {
+  override get message(): string {
+    return "no question: pass one as an argument, or pipe it on standard input"
+  }
+}
+
 const readStdin = Effect.gen(function*() {
   const stdio = yield* Stdio.Stdio
+  // Waiting on a terminal for input nobody knows to type would look like a hang.
+  if (yield* stdio.stdinIsTerminal) return yield* new NoQuestion()
   const chunks = yield* Stream.runCollect(stdio.stdin)
   return new TextDecoder().decode(Buffer.concat(chunks.map((c) => Buffer.from(c)))).trim()
 })
