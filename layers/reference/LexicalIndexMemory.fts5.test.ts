@@ -12,36 +12,12 @@ import { stem } from "../../src/index/Porter.ts"
 import { surfaces, words } from "../../src/index/Tokenizer.ts"
 import type { ColumnWeights } from "../../src/ports/LexicalIndex.ts"
 import { columns } from "../../src/ports/LexicalIndex.ts"
-import { softwareChunks } from "./fixtures/SoftwareNotes.ts"
+import { SOFTWARE_QUERIES, softwareChunks } from "./fixtures/SoftwareNotes.ts"
 import * as LexicalIndexMemory from "./LexicalIndexMemory.ts"
 
 const WEIGHTS: ColumnWeights = { text: 1, title: 2, tags: 1.5 }
 
-const QUERIES: ReadonlyArray<string> = [
-  "how do we retry failed HTTP requests with backoff",
-  "idempotency key for payment requests",
-  "cache invalidation after publishing an article",
-  "rate limit per minute for the public API",
-  "what is logged with each request and its trace id",
-  "retryCount default",
-  "max_backoff_ms",
-  "feature flag rollout percentage",
-  "removing a column in a database migration",
-  "rotating secrets and credentials",
-  "blue green deployment rollback",
-  "dead letter queue poison messages",
-  "event sourcing projections replay",
-  "property tests with a fixed seed and shrinking",
-  "memory leak from an event listener",
-  "deadlocks and row locks",
-  "café résumé accents",
-  "BM25 ranking of documents",
-  "getUserById",
-  "time zones and daylight saving",
-  "OAuth access tokens expire and refresh",
-  "flaky tests quarantined in CI",
-  "observability"
-]
+const QUERIES = SOFTWARE_QUERIES
 
 const byId = (a: Chunk, b: Chunk): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
 

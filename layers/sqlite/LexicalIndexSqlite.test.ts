@@ -8,7 +8,7 @@ import { terms } from "../../src/index/Tokenizer.ts"
 import * as RetrievalConfig from "../../src/RetrievalConfig.ts"
 import { makeChunk } from "../contracts/ChunkFixtures.ts"
 import { contract } from "../contracts/LexicalIndex.contract.ts"
-import { softwareChunks } from "../reference/fixtures/SoftwareNotes.ts"
+import { SOFTWARE_QUERIES, softwareChunks } from "../reference/fixtures/SoftwareNotes.ts"
 import * as LexicalIndexMemory from "../reference/LexicalIndexMemory.ts"
 import { Database } from "./Database.ts"
 import type { IndexWriteError } from "./IndexWriter.ts"
@@ -33,33 +33,7 @@ contract("sqlite, exhaustive", (chunks, weights) =>
     Layer.provide(Layer.effect(Database, openSeeded(coldBuild(chunks)).pipe(Effect.mapError(asLexicalError))))
   ))
 
-// At least fifteen questions over the 300-chunk corpus: prose, identifiers in both spellings,
-// accents, single rare words, and words in nearly every chunk.
-const QUERIES: ReadonlyArray<string> = [
-  "how do we retry failed HTTP requests with backoff",
-  "idempotency key for payment requests",
-  "cache invalidation after publishing an article",
-  "rate limit per minute for the public API",
-  "what is logged with each request and its trace id",
-  "retryCount default",
-  "max_backoff_ms",
-  "feature flag rollout percentage",
-  "removing a column in a database migration",
-  "rotating secrets and credentials",
-  "blue green deployment rollback",
-  "dead letter queue poison messages",
-  "event sourcing projections replay",
-  "property tests with a fixed seed and shrinking",
-  "memory leak from an event listener",
-  "deadlocks and row locks",
-  "café résumé accents",
-  "getUserById",
-  "time zones and daylight saving",
-  "OAuth access tokens expire and refresh",
-  "flaky tests quarantined in CI",
-  "the a of and to",
-  "observability"
-]
+const QUERIES = SOFTWARE_QUERIES
 
 const FILTERS: ReadonlyArray<RetrievalFilter> = [
   {},

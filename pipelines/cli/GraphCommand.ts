@@ -4,7 +4,7 @@
  * the import cycles with every edge, and directories that behave like areas without being one.
  * `--dot` prints the areas and the imports between them as Graphviz DOT instead.
  */
-import { Console, Effect, FileSystem, Option, Schema, Stream } from "effect"
+import { Console, Effect, FileSystem, Option, Schema } from "effect"
 import { Command, Flag } from "effect/cli"
 import type { Snapshot } from "../../src/domain/Snapshot.ts"
 import { decodeSnapshotJson } from "../../src/domain/Snapshot.ts"
@@ -13,8 +13,7 @@ import type { Centrality } from "../../src/graph/Centrality.ts"
 import type { ImportCycle } from "../../src/graph/Cycles.ts"
 import type { GraphSignals } from "../../src/graph/Signals.ts"
 import { graphSignals } from "../../src/graph/Signals.ts"
-import { discoverStream } from "../discover.ts"
-import { makeReporter } from "./Progress.ts"
+import { scanWithProgress } from "./Progress.ts"
 
 /** The snapshot given with `--snapshot` could not be read or decoded. */
 export class GraphSnapshotInvalid extends Schema.TaggedError<GraphSnapshotInvalid>()("GraphSnapshotInvalid", {
@@ -38,22 +37,7 @@ const readSnapshot = (path: string): Effect.Effect<Snapshot, GraphSnapshotInvali
     return yield* decodeSnapshotJson(text)
   }).pipe(Effect.mapError((error) => new GraphSnapshotInvalid({ path, detail: firstLines(error.message) })))
 
-const scan = (root: string) =>
-  Effect.gen(function*() {
-    const reporter = yield* makeReporter
-    let result: Snapshot | undefined
-    yield* discoverStream({ root }).pipe(
-      Stream.runForEach((event) => {
-        if (event._tag === "Completed") {
-          result = event.snapshot
-          return Effect.void
-        }
-        return reporter.report(event)
-      })
-    )
-    yield* reporter.finish
-    return result!
-  })
+const scan = (root: string) => scanWithProgress({ root })
 
 /** `module:src/a.ts` reads as `src/a.ts`; other ids keep their kind. */
 const label = (id: string): string => (id.startsWith("module:") ? id.slice("module:".length) : id)

@@ -4,6 +4,8 @@
  */
 import { Effect, Stdio, Stream } from "effect"
 import type { Progress } from "../../src/discovery/Progress.ts"
+import type { Snapshot } from "../../src/domain/Snapshot.ts"
+import { type DiscoverOptions, discoverStream } from "../discover.ts"
 
 /** Scans with fewer files to analyse than this finish before a progress line would help. */
 export const LONG_SCAN_FILES = 1000
@@ -44,3 +46,21 @@ export const makeReporter = Effect.gen(function*() {
   const finish: Effect.Effect<void, never, Stdio.Stdio> = Effect.suspend(() => (drawn ? write("\n") : Effect.void))
   return { report, finish }
 })
+
+/** Discovery with progress on standard error, returning the snapshot (the snapshot and graph commands). */
+export const scanWithProgress = (options: DiscoverOptions) =>
+  Effect.gen(function*() {
+    const reporter = yield* makeReporter
+    let result: Snapshot | undefined
+    yield* discoverStream(options).pipe(
+      Stream.runForEach((event) => {
+        if (event._tag === "Completed") {
+          result = event.snapshot
+          return Effect.void
+        }
+        return reporter.report(event)
+      })
+    )
+    yield* reporter.finish
+    return result!
+  })

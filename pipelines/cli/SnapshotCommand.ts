@@ -2,15 +2,14 @@
  * `cairn snapshot --root DIR [--previous FILE] [--out FILE] [--json]`: scans a repository and writes
  * its knowledge snapshot (by default to `<root>/.cairn/snapshot.json`), or prints it with `--json`.
  */
-import { Console, Effect, FileSystem, Option, Stream } from "effect"
+import { Console, Effect, FileSystem, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as NodePath from "node:path"
 import { DiscoveryError, PreviousInvalid, SnapshotUnwritable } from "../../src/domain/DiscoveryError.ts"
 import type { Snapshot } from "../../src/domain/Snapshot.ts"
 import { decodeSnapshotJson } from "../../src/domain/Snapshot.ts"
 import { serialize } from "../../src/discovery/Assemble.ts"
-import { discoverStream } from "../discover.ts"
-import { makeReporter } from "./Progress.ts"
+import { scanWithProgress } from "./Progress.ts"
 
 // A schema message puts the field on its second line ("Missing key\n  at ["schemaVersion"]"): keep both.
 const previousInvalid = (path: string) => (error: { readonly message: string }) =>
@@ -50,19 +49,7 @@ export const snapshot = Command.make(
   },
   Effect.fn("cli.snapshot")(function*({ json, out, previous, root }) {
     const prior = Option.isSome(previous) ? yield* readPrevious(previous.value) : undefined
-    const reporter = yield* makeReporter
-    let result: Snapshot | undefined
-    yield* discoverStream({ root, previous: prior }).pipe(
-      Stream.runForEach((event) => {
-        if (event._tag === "Completed") {
-          result = event.snapshot
-          return Effect.void
-        }
-        return reporter.report(event)
-      })
-    )
-    yield* reporter.finish
-    const snapshot = result!
+    const snapshot = yield* scanWithProgress({ root, previous: prior })
     const text = serialize(snapshot)
     if (json) {
       yield* Console.log(text)
