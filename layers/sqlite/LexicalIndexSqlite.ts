@@ -77,9 +77,6 @@ const topRows = (statement: StatementSync, params: ReadonlyArray<SQLInputValue>,
 
 const byScoreThenId = (a: LexicalHit, b: LexicalHit): number => (b.score - a.score) || compareIds(a.id, b.id)
 
-// Bounds the stem memo, which sees every word of every candidate chunk.
-const MEMO_LIMIT = 100_000
-
 export interface Options {
   /** Column weights; RetrievalConfig's `lexicalWeights` when absent. */
   readonly weights?: ColumnWeights
@@ -140,16 +137,6 @@ const search = (db: DatabaseSync, weights: ColumnWeights, strategy: "pruned" | "
     })
     return { corpus, hits, idfs: hits.map((n) => idf(corpus.rows, n)) }
   }
-  const stems = new Map<string, string>()
-  const stemOf = (surface: string): string => {
-    let term = stems.get(surface)
-    if (term === undefined) {
-      term = stem(surface)
-      if (stems.size >= MEMO_LIMIT) stems.clear()
-      stems.set(surface, term)
-    }
-    return term
-  }
 
   /** The scores of the chunks at `rows` that pass the filter, as `bm25()` defines them. */
   const scored = (query: Query, rows: ReadonlyArray<number>): Array<LexicalHit> => {
@@ -169,7 +156,7 @@ const search = (db: DatabaseSync, weights: ColumnWeights, strategy: "pruned" | "
       for (const [column, weight] of [[fed[0], weights.text], [fed[1], weights.title], [fed[2], weights.tags]] as const) {
         if (column === "") continue
         for (const token of column.split(" ")) {
-          const i = index.get(stemOf(token))
+          const i = index.get(stem(token))
           if (i !== undefined) freqs[i] = freqs[i]! + weight
         }
       }

@@ -15,7 +15,7 @@ import type { TextEncoderModel } from "./HashingEmbedder.ts"
 import { stem } from "./Porter.ts"
 import type { SparseRows } from "./RandomizedSvd.ts"
 import { truncatedSvd } from "./RandomizedSvd.ts"
-import { surfaces } from "./Tokenizer.ts"
+import { terms } from "./Tokenizer.ts"
 
 export interface LsaOptions {
   /** Latent dimensions k; the embedding has k + 1 components (see `unitWithReservedAxis`). */
@@ -82,23 +82,6 @@ const fromBase64 = (text: string): Float32Array => {
   return out
 }
 
-// Bounds the stem memo of a long-lived encoder, which sees every query ever asked.
-const MEMO_LIMIT = 100_000
-
-/** Analysed terms with a memo, since a corpus repeats its words far more than it invents them. */
-const analyser = () => {
-  const stems = new Map<string, string>()
-  return (text: string): Array<string> =>
-    surfaces(text).map((surface) => {
-      let term = stems.get(surface)
-      if (term === undefined) {
-        term = stem(surface)
-        if (stems.size >= MEMO_LIMIT) stems.clear()
-        stems.set(surface, term)
-      }
-      return term
-    })
-}
 
 const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 
@@ -118,7 +101,8 @@ const termWeights = (termsOfText: ReadonlyArray<string>, index: ReadonlyMap<stri
  */
 export const train = (texts: ReadonlyArray<string>, overrides: Partial<LsaOptions> = {}): LsaModel => {
   const options = { ...defaultLsaOptions, ...overrides }
-  const analyse = analyser()
+  // Stems are memoised by the stemmer itself, so analysing the same words again is cheap.
+  const analyse = terms
   const documents = [...texts].sort(byCodeUnit).map(analyse)
   const df = new Map<string, number>()
   for (const doc of documents) for (const term of new Set(doc)) df.set(term, (df.get(term) ?? 0) + 1)
@@ -173,7 +157,7 @@ export const encoder = (model: LsaModel): TextEncoderModel => {
   const k = model.latentDimension
   const projection = fromBase64(model.projection)
   const index = new Map(model.vocabulary.map((term, row) => [term, row] as const))
-  const analyse = analyser()
+  const analyse = terms
   const content = `${model.format}|${model.seed}|${k}|${model.vocabulary.join("\u0000")}|${model.idf.join(",")}|${model.projection}`
   const fingerprint = [hashString(content, 1), hashString(content, 2)].map((h) => h.toString(16).padStart(8, "0")).join("")
   return {

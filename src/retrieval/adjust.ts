@@ -25,7 +25,7 @@ import * as Candidate from "../domain/Candidate.ts"
 import type { NoteType } from "../domain/Chunk.ts"
 import { instantMillis } from "../domain/Instant.ts"
 import { compareIds, sortCandidates } from "../domain/Ranking.ts"
-import type { ScoreComponents } from "../domain/ScoreComponents.ts"
+import { FACTORS, type ScoreComponents } from "../domain/ScoreComponents.ts"
 import type { NoteEdge } from "../ports/GraphStore.ts"
 import type { RetrievalConfigShape } from "../RetrievalConfig.ts"
 import type { Intent } from "./intent.ts"
@@ -76,17 +76,8 @@ export const namedTerms = (query: string, config: RetrievalConfigShape): Array<T
     maxTerms: config.gapMaxTerms
   })
 
-const STAGE_SEVEN_FACTORS = [
-  "typeWeight",
-  "noteSupport",
-  "termCoverage",
-  "noteCoverage",
-  "linkConsensus",
-  "freshness",
-  "verification",
-  "authorKind",
-  "canonicality"
-] as const
+/** The factors stage 7 owns: every factor but the graph's, which stage 5 set. */
+const STAGE_SEVEN_FACTORS = FACTORS.filter((factor) => factor !== "relationWeight" && factor !== "hopPenalty")
 
 /** Compute every stage-7 factor; pure, exported for tests and for the gap detector's shared view. */
 export const adjust = (candidates: ReadonlyArray<Candidate.Candidate>, context: AdjustContext): Array<Candidate.Candidate> => {

@@ -63,19 +63,6 @@ const CONCEPTS: ReadonlyMap<string, string> = new Map(
   CONCEPT_CLASSES.flatMap(([concept, members]) => members.map((member) => [stem(member), stem(concept)] as const))
 )
 
-/** Stems of recently seen words. A pure function's memo, emptied when full so it stays bounded. */
-const STEM_MEMO_LIMIT = 20_000
-const stemMemo = new Map<string, string>()
-const memoStem = (surface: string): string => {
-  let stemmed = stemMemo.get(surface)
-  if (stemmed === undefined) {
-    if (stemMemo.size >= STEM_MEMO_LIMIT) stemMemo.clear()
-    stemmed = stem(surface)
-    stemMemo.set(surface, stemmed)
-  }
-  return stemmed
-}
-
 const analyses = new WeakMap<ReadonlyArray<string>, Analysis>()
 
 /** The analysis for a stopword list: one per list, so its memo and the statement cache persist across queries. */
@@ -99,7 +86,7 @@ const makeAnalysis = (stopwords: ReadonlyArray<string>): Analysis => {
     term.length < 2 || /\d/.test(term) || excluded.has(term) ? undefined : CONCEPTS.get(term) ?? term
   const analyseSurface = (surface: string): string | undefined => {
     if (stems.has(surface)) return stems.get(surface)
-    const term = fromStem(memoStem(surface))
+    const term = fromStem(stem(surface))
     stems.set(surface, term)
     return term
   }

@@ -13,6 +13,7 @@ import { type Fields, readYaml, text as fieldText } from "./Frontmatter.ts"
 import { isLinkList } from "./LinkList.ts"
 import { type Block, blocks, headingText, rawHeading } from "./MarkdownBlocks.ts"
 import { pack, type Unit } from "./Packer.ts"
+import { lineIndex } from "../../discovery/Lines.ts"
 
 /** Longest title and heading shown in a header line, in UTF-16 code units. */
 export const MAX_TITLE_CHARS = 120
@@ -36,25 +37,15 @@ interface Section {
   readonly units: Array<Unit>
 }
 
-/** Offsets of the start of every line, and the line of an offset. */
-const lineTable = (lines: ReadonlyArray<string>) => {
+/** Offsets of the start of every line, and the line of an offset (discovery's lookup). */
+const lineTable = (source: string, lines: ReadonlyArray<string>) => {
   const starts: Array<number> = []
   let offset = 0
   for (const line of lines) {
     starts.push(offset)
     offset += line.length + 1
   }
-  const lineOf = (at: number): number => {
-    let low = 0
-    let high = starts.length - 1
-    while (low < high) {
-      const middle = (low + high + 1) >> 1
-      if (starts[middle]! <= at) low = middle
-      else high = middle - 1
-    }
-    return low + 1
-  }
-  return { starts, lineOf }
+  return { starts, lineOf: lineIndex(source) }
 }
 
 export const chunkMarkdown = (
@@ -65,7 +56,7 @@ export const chunkMarkdown = (
 ): MarkdownNote => {
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
   const lines = source.split("\n")
-  const { starts, lineOf } = lineTable(lines)
+  const { starts, lineOf } = lineTable(source, lines)
   const span = (first: number, last: number): { start: number; end: number } => {
     const line = lines[last - 1]!
     return { start: starts[first - 1]!, end: starts[last - 1]! + line.length - (line.endsWith("\r") ? 1 : 0) }
