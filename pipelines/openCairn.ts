@@ -6,11 +6,11 @@
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Clock, Effect, ManagedRuntime } from "effect"
 import type { ContextPack } from "../src/domain/ContextPack.ts"
-import type { QueryFilters } from "../src/domain/Query.ts"
 import { IndexHealth, type IndexHealthReading } from "../src/ports/IndexHealth.ts"
 import * as Embedded from "../layers/Embedded.ts"
 import { indexLayer, type IndexReport, indexRepository, pendingChanges, type PendingChanges } from "./indexRepository.ts"
 import { recall as recallEffect } from "./recall.ts"
+import type { RecallOptions } from "./api.ts"
 import { settle } from "./settle.ts"
 
 export interface OpenOptions {
@@ -21,15 +21,9 @@ export interface OpenOptions {
   readonly refreshOnOpen?: boolean
 }
 
-export interface AskOptions {
-  readonly budgetTokens?: number
-  readonly filters?: QueryFilters
-  readonly explain?: boolean
-}
-
 export interface Cairn {
   /** A ContextPack for `text` (camelCase; `ContextPack.serialise` gives the wire JSON). */
-  readonly recall: (text: string, options?: AskOptions) => Promise<ContextPack>
+  readonly recall: (text: string, options?: RecallOptions) => Promise<ContextPack>
   /** Re-index what changed on disk; later questions see it. */
   readonly refresh: () => Promise<IndexReport>
   /** Index health and the files changed since the last build. */
