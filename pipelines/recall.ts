@@ -18,6 +18,7 @@ import { IndexHealth } from "../src/ports/IndexHealth.ts"
 import { LexicalIndex } from "../src/ports/LexicalIndex.ts"
 import { compile, type RetrievalFilter } from "../src/ports/RetrievalFilter.ts"
 import { VectorIndex } from "../src/ports/VectorIndex.ts"
+import { isContentless } from "../src/index/HashingEmbedder.ts"
 import { words } from "../src/index/Tokenizer.ts"
 import { RetrievalConfig } from "../src/RetrievalConfig.ts"
 import { ScoreAdjustment } from "../src/retrieval/adjust.ts"
@@ -164,12 +165,14 @@ export const recallTrace = Effect.fn("recallTrace")(function*(
   const stopwords = analysedStopwords(config.gapStopwords)
 
   // A question with no words has nothing to embed: its vector would sit at cosine 0 from every
-  // chunk and rank the corpus arbitrarily. Likewise a hit at cosine 0 or below says nothing.
+  // chunk and rank the corpus arbitrarily. So has one whose every word the model never saw (its
+  // vector is the reserved axis alone). Likewise a hit at cosine 0 or below says nothing.
   const hasWords = words(query.text).length > 0
   const dense = Option.isSome(embedder) && Option.isSome(vectors) && hasWords
     ? Option.some(Effect.gen(function*() {
       const [vector] = yield* embedder.value.embed([query.text])
-      const hits = yield* vectors.value.nearest(vector ?? [], config.denseLimit, filter)
+      if (vector === undefined || isContentless(vector)) return []
+      const hits = yield* vectors.value.nearest(vector, config.denseLimit, filter)
       return hits.filter((hit) => hit.score > 0).map((hit) => hit.id)
     }))
     : Option.none()

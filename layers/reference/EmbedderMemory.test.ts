@@ -25,6 +25,15 @@ const fake = (vectors: ReadonlyArray<Vector>): EmbedderShape => ({
 })
 
 describe("EmbedderMemory", () => {
+  it("isContentless - true exactly for the embedding of words the model never saw", () => {
+    const encoder = Lsa.encoder(MODEL)
+    assert.isTrue(Hashing.isContentless(encoder.embedOne("zzqx vvbnm")))
+    assert.isTrue(Hashing.isContentless(encoder.embedOne("")))
+    assert.isFalse(Hashing.isContentless(encoder.embedOne(TEXTS[0]!)))
+    assert.isFalse(Hashing.isContentless(Hashing.make(8).embedOne("cache")))
+    assert.isFalse(Hashing.isContentless([]))
+  })
+
   it.effect("checked - rejects a wrong count, length, non-finite component or norm, naming the vector", () =>
     Effect.gen(function*() {
       const cases: ReadonlyArray<readonly [ReadonlyArray<Vector>, EmbedderError["reason"], number]> = [

@@ -36,10 +36,6 @@ export const defaultPath = (root: string): string => NodePath.join(root, ".cairn
 const MEMORY = ":memory:"
 // SQLITE_NOTADB: the bytes are not a SQLite database at all.
 const SQLITE_NOTADB = 26
-// Reads through a memory map instead of copies into SQLite's page cache: at 100,000 chunks it
-// took lexical search from 37 / 147 ms to 23 / 84 ms (p50 / p95) and dense search from 39 to 23 ms.
-// The mapped pages are the file's own, which the OS can drop at will.
-const MMAP_BYTES = 256 * 1024 * 1024
 
 const pragmaNumber = (db: DatabaseSync, name: string): number => {
   const row = db.prepare(`PRAGMA ${name}`).get() as Record<string, unknown> | undefined
@@ -84,7 +80,6 @@ const connect = (options: OpenOptions): DatabaseShape => {
   try {
     db.loadExtension(SqliteVec.getLoadablePath())
     db.enableLoadExtension(false)
-    db.exec(`PRAGMA mmap_size = ${MMAP_BYTES}`)
     const version = pragmaNumber(db, "user_version")
     const tables = Number((db.prepare("SELECT count(*) AS n FROM sqlite_master").get() as { n: number }).n)
     const refused = refusal(path, readOnly, version, pragmaNumber(db, "application_id"), tables)

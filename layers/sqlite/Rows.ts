@@ -6,6 +6,7 @@
 import type { DatabaseSync, SQLInputValue } from "node:sqlite"
 import type { Chunk, ChunkId } from "../../src/domain/Chunk.ts"
 import { instantMillis } from "../../src/domain/Instant.ts"
+import type { FilterSubject } from "../../src/ports/RetrievalFilter.ts"
 
 /**
  * `created_ms` of a chunk whose age is unknown or unreadable: above every real instant, so
@@ -73,5 +74,25 @@ export const chunksAtRows = (db: DatabaseSync, rows: ReadonlyArray<number>): Map
   const found = db.prepare(`SELECT c.row AS row, ${selectChunk("c")} FROM chunks c WHERE c.row IN (SELECT value FROM json_each(?))`)
     .all(JSON.stringify(rows)) as Array<Record<string, unknown>>
   for (const row of found) out.set(Number(row.row), toChunk(row))
+  return out
+}
+
+/** What the retrieval filter reads of the chunks at `rows`, with their ids: no text, no lists. */
+export const filterSubjectsAtRows = (db: DatabaseSync, rows: ReadonlyArray<number>): Map<number, FilterSubject & { readonly id: ChunkId }> => {
+  const out = new Map<number, FilterSubject & { readonly id: ChunkId }>()
+  if (rows.length === 0) return out
+  const found = db.prepare(
+    "SELECT c.row AS row, c.id AS id, c.path AS path, c.note_type AS note_type, c.status AS status, c.state AS state, c.created_at AS created_at " +
+      "FROM chunks c WHERE c.row IN (SELECT value FROM json_each(?))"
+  ).all(JSON.stringify(rows)) as Array<Record<string, unknown>>
+  for (const row of found) {
+    out.set(Number(row.row), {
+      id: row.id as ChunkId,
+      path: row.path as string,
+      noteType: row.note_type as Chunk["noteType"],
+      status: row.status as Chunk["status"],
+      provenance: { state: row.state as Chunk["provenance"]["state"], createdAt: row.created_at as string | null }
+    })
+  }
   return out
 }

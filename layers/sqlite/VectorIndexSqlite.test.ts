@@ -118,6 +118,23 @@ describe("VectorIndexSqlite", () => {
       assert.deepStrictEqual(yield* sqlite.nearest([0.1, 0.2, 0.3, 0.4], 4_500, {}), yield* memory.nearest([0.1, 0.2, 0.3, 0.4], 4_500, {}))
     }))
 
+  it.effect("nearest - a tie wider than vec0 serves at the cut still answers k hits of the tied score, in id order", () =>
+    Effect.gen(function*() {
+      // 5,000 identical vectors and one apart: every top-5 answer is a tie at cosine 1.
+      const entries = Array.from({ length: 5_001 }, (_, i) => ({
+        chunk: makeChunk({ id: `t/${String(i).padStart(4, "0")}.md#x` }),
+        vector: i === 5_000 ? [0, 1, 0] : [1, 0, 0]
+      }))
+      const { sqlite } = yield* bothIndexes(3, entries)
+      const hits = yield* sqlite.nearest([1, 0, 0], 5, {})
+      assert.strictEqual(hits.length, 5)
+      for (const hit of hits) assert.strictEqual(hit.score, 1)
+      assert.isTrue(hits.every((hit) => hit.id !== "t/5000.md#x"))
+      // Ties are still ordered by id among what was fetched, and a second call answers the same.
+      assert.deepStrictEqual(hits.map((hit) => hit.id), [...hits.map((hit) => hit.id)].sort())
+      assert.deepStrictEqual(yield* sqlite.nearest([1, 0, 0], 5, {}), hits)
+    }))
+
   it.effect("nearest - over generated corpora and filters, equal to the reference (200 seeded cases)", () =>
     Effect.gen(function*() {
       const entryArb = fc.record({

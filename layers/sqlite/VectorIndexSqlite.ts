@@ -3,7 +3,11 @@
  * inside its scan (metadata columns for superseded, type and date; a row set for paths); each
  * candidate is then rescored exactly (float64 cosine of the stored float32 components), filtered
  * again in memory and ordered by score then id. vec0 ranks in float32, so a cut is accepted only
- * when no row it left out could beat the k-th exact score; otherwise it fetches more.
+ * when no row it left out could beat the k-th exact score; otherwise it fetches more, up to
+ * vec0's largest `k`. A tie wider than that at the cut (thousands of identical vectors, or a query
+ * orthogonal to everything) is cut among the rows fetched rather than by reading every vector:
+ * that scan took seconds and most of a gigabyte at 76,000 chunks. Only a `limit` above vec0's
+ * largest `k` reads every vector.
  */
 import { Effect, Layer } from "effect"
 import type { DatabaseSync, SQLInputValue } from "node:sqlite"
@@ -15,10 +19,10 @@ import type { VectorHit } from "../../src/ports/VectorIndex.ts"
 import { VectorIndex, VectorIndexError } from "../../src/ports/VectorIndex.ts"
 import { Database } from "./Database.ts"
 import { chunkClause, vectorClause } from "./FilterSql.ts"
-import { chunksAtRows } from "./Rows.ts"
+import { filterSubjectsAtRows } from "./Rows.ts"
 import { VECTOR_TABLE } from "./Schema.ts"
 import type { VectorSpace } from "./VectorTable.ts"
-import { fromBlob, readSpace, sameSpace, toBlob } from "./VectorTable.ts"
+import { fromBlob, readSpaceHeader, sameSpace, toBlob } from "./VectorTable.ts"
 
 // vec0 refuses a KNN `k` above this; beyond it the candidates come from a plain scan.
 const VEC0_MAX_K = 4096
@@ -55,7 +59,7 @@ const cosine = (query: Float64Array, norm: number, stored: Float32Array): number
   return Math.min(1, Math.max(-1, dot / (norm * Math.sqrt(sum))))
 }
 
-const nearest = (db: DatabaseSync, space: VectorSpace) => {
+const nearest = (db: DatabaseSync, space: Omit<VectorSpace, "model">) => {
   const { dimension } = space
   // How far vec0's float32 cosine may stray from the exact one: about one float32 rounding per
   // accumulated product, generously.
@@ -70,7 +74,7 @@ const nearest = (db: DatabaseSync, space: VectorSpace) => {
     ).all(...params) as unknown as Array<Candidate & { distance: number }>
   }
 
-  /** Every stored vector passing the filter (for a `limit` vec0 cannot serve). */
+  /** Every stored vector passing the filter, for a `limit` above what vec0 serves. */
   const scan = (filter: RetrievalFilter): Array<Candidate> => {
     const clause = chunkClause(filter, "c")
     return db.prepare(`SELECT v.rowid AS row, v.embedding AS embedding FROM ${VECTOR_TABLE} v JOIN chunks c ON c.row = v.rowid WHERE ${clause.sql}`)
@@ -86,20 +90,20 @@ const nearest = (db: DatabaseSync, space: VectorSpace) => {
     const blob = toBlob(vector)
     const passes = compile(filter)
     const rescore = (candidates: ReadonlyArray<Candidate>): Array<VectorHit> => {
-      const chunks = chunksAtRows(db, candidates.map((candidate) => candidate.row))
+      const subjects = filterSubjectsAtRows(db, candidates.map((candidate) => candidate.row))
       const hits: Array<VectorHit> = []
       for (const { row, embedding } of candidates) {
-        const chunk = chunks.get(row)
-        if (chunk !== undefined && passes(chunk)) hits.push({ id: chunk.id, score: cosine(query, norm, fromBlob(embedding)) })
+        const subject = subjects.get(row)
+        if (subject !== undefined && passes(subject)) hits.push({ id: subject.id, score: cosine(query, norm, fromBlob(embedding)) })
       }
       return hits.sort((a, b) => (b.score - a.score) || compareIds(a.id, b.id))
     }
+    if (k > VEC0_MAX_K) return rescore(scan(filter)).slice(0, k)
     // A little over k, so a float32 near-tie at the cut rarely forces a second query.
-    for (let n = k + Math.ceil(k / 4) + 8; ; n *= 2) {
-      if (n > VEC0_MAX_K) return rescore(scan(filter)).slice(0, k)
+    for (let n = Math.min(VEC0_MAX_K, k + Math.ceil(k / 4) + 8); ; n = Math.min(VEC0_MAX_K, n * 2)) {
       const rows = knn(blob, n, filter)
       const hits = rescore(rows)
-      if (rows.length < n) return hits.slice(0, k)
+      if (rows.length < n || n === VEC0_MAX_K) return hits.slice(0, k)
       // Every row vec0 left out is at least this far by its own measure.
       const bound = 1 - rows[rows.length - 1]!.distance + tolerance
       if (hits.length >= k && hits[k - 1]!.score > bound) return hits.slice(0, k)
@@ -113,7 +117,7 @@ const unavailable = (error: unknown) =>
 /** Over the Database service; the index must hold a vector space (vectors written by some model). */
 export const make = Effect.gen(function*() {
   const { connection: db } = yield* Database
-  const space = yield* Effect.try({ try: () => readSpace(db), catch: unavailable })
+  const space = yield* Effect.try({ try: () => readSpaceHeader(db), catch: unavailable })
   if (space === undefined) {
     return yield* new VectorIndexError({ reason: "unavailable", detail: "the index holds no vectors (it was built without an embedder)" })
   }
@@ -123,7 +127,7 @@ export const make = Effect.gen(function*() {
   const guard = <A>(body: () => A | VectorIndexError): Effect.Effect<A, VectorIndexError> =>
     Effect.try({
       try: () => {
-        const current = readSpace(db)
+        const current = readSpaceHeader(db)
         return current !== undefined && sameSpace(current, space)
           ? body()
           : unavailable(`the vector model changed from ${space.modelId}@${space.version} since this layer was built`)

@@ -25,6 +25,17 @@ export const readSpace = (db: DatabaseSync): VectorSpace | undefined => {
     : { modelId: row.model_id, version: row.embedding_version, dimension: Number(row.dimension), model: row.model }
 }
 
+/**
+ * The space without its model data: what a query checks before every search. The model can be
+ * megabytes of text, and reading it per query cost more than the search.
+ */
+export const readSpaceHeader = (db: DatabaseSync): Omit<VectorSpace, "model"> | undefined => {
+  const row = db.prepare("SELECT model_id, embedding_version, dimension FROM vector_space WHERE key = 1").get() as
+    | { model_id: string; embedding_version: string; dimension: number }
+    | undefined
+  return row === undefined ? undefined : { modelId: row.model_id, version: row.embedding_version, dimension: Number(row.dimension) }
+}
+
 export const sameSpace = (a: Omit<VectorSpace, "model">, b: Omit<VectorSpace, "model">): boolean =>
   a.modelId === b.modelId && a.version === b.version && a.dimension === b.dimension
 

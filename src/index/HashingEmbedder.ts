@@ -52,6 +52,13 @@ export const unitWithReservedAxis = (values: Float64Array): Array<number> => {
   return out
 }
 
+/** Whether `vector` is the reserved axis alone: the embedding of a text with nothing to say. */
+export const isContentless = (vector: ReadonlyArray<number>): boolean => {
+  if (vector.length === 0 || vector[vector.length - 1] !== 1) return false
+  for (let i = 0; i < vector.length - 1; i++) if (vector[i] !== 0) return false
+  return true
+}
+
 /** A hashing encoder of `dimension` components: `dimension - 1` buckets and the reserved axis. */
 export const make = (dimension: number = defaultHashingDimension): TextEncoderModel => {
   if (!Number.isInteger(dimension) || dimension < 2) throw new RangeError(`hashing dimension ${dimension} must be an integer >= 2`)

@@ -37,11 +37,19 @@ const underPrefix = (path: string, prefix: string): boolean => {
   return path === bare || path.startsWith(`${bare}/`)
 }
 
+/** The fields of a chunk the filter reads, so an index can test a row without materialising its text. */
+export interface FilterSubject {
+  readonly path: Chunk["path"]
+  readonly noteType: Chunk["noteType"]
+  readonly status: Chunk["status"]
+  readonly provenance: Pick<Chunk["provenance"], "state" | "createdAt">
+}
+
 /**
  * Compiles a filter once into a predicate (the date is parsed here, not per chunk). Indexes call
  * this per query and then test every candidate.
  */
-export const compile = (filter: RetrievalFilter): (chunk: Chunk) => boolean => {
+export const compile = (filter: RetrievalFilter): (chunk: FilterSubject) => boolean => {
   const types = filter.types !== undefined && filter.types.length > 0 ? new Set(filter.types) : undefined
   const since = filter.since === undefined ? Number.NaN : instantMillis(filter.since)
   const prefixes = filter.pathPrefixes !== undefined && filter.pathPrefixes.length > 0 ? filter.pathPrefixes : undefined
