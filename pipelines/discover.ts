@@ -13,7 +13,9 @@ import type { Snapshot } from "../src/domain/Snapshot.ts"
 import type { DiscoveryConfig } from "../src/discovery/DiscoveryConfig.ts"
 import * as Discover from "../src/discovery/Discover.ts"
 import type { ScanCache } from "../src/discovery/ScanCache.ts"
+import * as Unchanged from "../src/discovery/Unchanged.ts"
 import type { DiscoveryEvent } from "../src/discovery/Progress.ts"
+import type { Listing } from "../src/discovery/Walk.ts"
 
 export interface DiscoverOptions {
   /** The directory to scan. */
@@ -23,12 +25,15 @@ export interface DiscoverOptions {
   readonly previous?: Snapshot | undefined
   /** Keep one across scans in a long-lived process to skip reading unchanged files. */
   readonly cache?: ScanCache | undefined
+  /** A listing made just before under the same configuration (`unchangedSince` gives one). */
+  readonly listing?: Listing | undefined
 }
 
 const input = (options: DiscoverOptions): Discover.DiscoverInput => ({
   config: options.config,
   previous: options.previous,
-  cache: options.cache
+  cache: options.cache,
+  listing: options.listing
 })
 
 /** The snapshot of `root`. */
@@ -48,3 +53,13 @@ export const discoverStream = (
     Stream.provide(NodeCrypto.layerDigest),
     Stream.provide(AnalyzerPoolNode.layer)
   )
+
+/**
+ * Whether a scan of `root` now would look at exactly the files `cache` remembers from its last
+ * scan, with the same stamps (see `Unchanged.unchangedSince`), and the listing that says so;
+ * nothing is read.
+ */
+export const unchangedSince = (
+  options: { readonly root: string; readonly config?: Partial<DiscoveryConfig> | undefined; readonly cache: ScanCache }
+): Effect.Effect<Unchanged.Verdict, DiscoveryError, FileSystem.FileSystem> =>
+  Unchanged.unchangedSince(options.config, options.cache).pipe(Effect.provide(SourceTreeNode.layer(options.root)))

@@ -10,10 +10,9 @@ import { Effect, FileSystem, Layer, Option, Path } from "effect"
 import type { Chunk, ChunkId } from "../src/domain/Chunk.ts"
 import { DiscoveryError, SourceUnreadable } from "../src/domain/DiscoveryError.ts"
 import type { Snapshot } from "../src/domain/Snapshot.ts"
-import { decodeSnapshotJson } from "../src/domain/Snapshot.ts"
-import { serialize } from "../src/discovery/Assemble.ts"
 import type { DiscoveryConfig } from "../src/discovery/DiscoveryConfig.ts"
 import * as ScanCache from "../src/discovery/ScanCache.ts"
+import { scanFingerprint } from "../src/discovery/Unchanged.ts"
 import { chunkFile, CODE_EXTENSIONS, MARKDOWN_EXTENSIONS } from "../src/index/chunk/ChunkFile.ts"
 import type { TextEncoderModel } from "../src/index/HashingEmbedder.ts"
 import * as Lsa from "../src/index/LatentSemanticEmbedder.ts"
@@ -25,7 +24,10 @@ import * as Database from "../layers/sqlite/Database.ts"
 import * as IndexWriterLayer from "../layers/sqlite/IndexWriter.ts"
 import { IndexWriter, type VectorModel, type WriteSummary } from "../layers/sqlite/IndexWriter.ts"
 import * as TokenCounterDefault from "../layers/tokens/TokenCounterDefault.ts"
-import { discover } from "./discover.ts"
+import { discover, unchangedSince } from "./discover.ts"
+import type { IndexMemory } from "./indexMemory.ts"
+import * as ScanCacheFile from "./scanCacheFile.ts"
+import * as SnapshotFile from "./snapshotFile.ts"
 
 export interface IndexOptions {
   readonly root: string
@@ -35,6 +37,8 @@ export interface IndexOptions {
   readonly rebuild?: boolean
   readonly discovery?: Partial<DiscoveryConfig>
   readonly onProgress?: (event: IndexProgress) => void
+  /** Carried across runs by a long-lived process (see indexMemory.ts); a one-shot run reads `.cairn/`. */
+  readonly memory?: IndexMemory
 }
 
 export type IndexProgress =
@@ -44,6 +48,8 @@ export type IndexProgress =
   | { readonly _tag: "Written" }
 
 export interface IndexReport {
+  /** Nothing a scan reads had changed since the build the index holds, so nothing was done. */
+  readonly upToDate: boolean
   readonly notes: number
   readonly notesIndexed: number
   readonly notesUnchanged: number
@@ -113,35 +119,31 @@ export const notesOf = (snapshot: Snapshot): Map<string, string> => {
   return notes
 }
 
-/** Relations between indexed notes, as the graph and link-consensus stages read them. */
-export const edgesOf = (snapshot: Snapshot, notes: ReadonlySet<string>): Array<NoteEdge> => {
-  const strip = (id: string) => id.startsWith(DOCUMENT_PREFIX) ? id.slice(DOCUMENT_PREFIX.length) : id.startsWith(MODULE_PREFIX) ? id.slice(MODULE_PREFIX.length) : undefined
+const noteOf = (id: string) =>
+  id.startsWith(DOCUMENT_PREFIX) ? id.slice(DOCUMENT_PREFIX.length) : id.startsWith(MODULE_PREFIX) ? id.slice(MODULE_PREFIX.length) : undefined
+
+/**
+ * Relations between indexed notes, as the graph and link-consensus stages read them; those whose
+ * source and target pass `keep` (every one by default), sorted.
+ */
+export const edgesOf = (
+  snapshot: Snapshot,
+  notes: ReadonlySet<string>,
+  keep: (from: string, to: string) => boolean = () => true
+): Array<NoteEdge> => {
   const edges: Array<NoteEdge> = []
   for (const relation of snapshot.relations) {
-    const from = strip(relation.from)
-    const to = strip(relation.to)
-    if (from !== undefined && to !== undefined && from !== to && notes.has(from) && notes.has(to)) edges.push({ from, to, verb: relation.kind })
+    const from = noteOf(relation.from)
+    if (from === undefined || !notes.has(from)) continue
+    const to = noteOf(relation.to)
+    if (to !== undefined && from !== to && notes.has(to) && keep(from, to)) edges.push({ from, to, verb: relation.kind })
   }
   return edges.sort((a, b) => byCodeUnit(a.from, b.from) || byCodeUnit(a.to, b.to) || byCodeUnit(a.verb, b.verb))
 }
 
-/** The stamp → hash table a previous run persisted, so unchanged files are not read again. */
-const readScanCache = (fs: FileSystem.FileSystem, file: string) =>
-  fs.readFileString(file).pipe(
-    Effect.map((text) => {
-      const parsed: unknown = JSON.parse(text)
-      return Array.isArray(parsed) && parsed.every((e) => Array.isArray(e) && e.length === 3 && e.every((v) => typeof v === "string"))
-        ? ScanCache.make(parsed as Array<[string, string, string]>)
-        : ScanCache.make()
-    }),
-    Effect.orElseSucceed(() => ScanCache.make())
-  )
-
-const readPrevious = (fs: FileSystem.FileSystem, file: string) =>
-  fs.readFileString(file).pipe(
-    Effect.flatMap((text) => decodeSnapshotJson(text)),
-    Effect.option
-  )
+/** The discovery configuration of an index run: the caller's, never scanning cairn's own folder. */
+const scanConfig = (discovery: Partial<DiscoveryConfig> | undefined): Partial<DiscoveryConfig> =>
+  ({ ...discovery, exclude: [...(discovery?.exclude ?? []), ".cairn/"] })
 
 export interface PendingChanges {
   readonly added: ReadonlyArray<string>
@@ -155,14 +157,9 @@ export const pendingChanges = Effect.fn("pendingChanges")(function*(options: { r
   const path = yield* Path.Path
   const writer = yield* IndexWriter
   yield* requireDirectory(fs, options.root)
-  const previous = yield* readPrevious(fs, path.join(cairnDir(path, options.root), "snapshot.json"))
-  const cache = yield* readScanCache(fs, path.join(cairnDir(path, options.root), "scan-cache.json"))
-  const snapshot = yield* discover({
-    root: options.root,
-    config: { ...options.discovery, exclude: [...(options.discovery?.exclude ?? []), ".cairn/"] },
-    previous: Option.getOrUndefined(previous),
-    cache
-  })
+  const { cache } = yield* ScanCacheFile.read(fs, path.join(cairnDir(path, options.root), "scan-cache.json"))
+  const previous = yield* SnapshotFile.read(fs, path.join(cairnDir(path, options.root), "snapshot.json"), cache)
+  const snapshot = yield* discover({ root: options.root, config: scanConfig(options.discovery), previous: Option.getOrUndefined(previous), cache })
   const current = notesOf(snapshot)
   const stored = yield* writer.noteHashes
   return {
@@ -171,6 +168,24 @@ export const pendingChanges = Effect.fn("pendingChanges")(function*(options: { r
     deleted: [...stored.keys()].filter((note) => !current.has(note)).sort(byCodeUnit)
   } satisfies PendingChanges
 }, (effect) => Effect.provide(effect, NodeCrypto.layerDigest))
+
+/** Writes the snapshot and scan cache files of a committed scan into `<root>/.cairn/`. */
+const saveScan = (root: string, snapshot: Snapshot, cache: ScanCache.ScanCache, fingerprint: string) =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const path = yield* Path.Path
+    yield* fs.makeDirectory(cairnDir(path, root), { recursive: true })
+    yield* SnapshotFile.write(fs, path.join(cairnDir(path, root), "snapshot.json"), snapshot, cache)
+    yield* ScanCacheFile.write(fs, path.join(cairnDir(path, root), "scan-cache.json"), cache, { fingerprint, snapshotHash: snapshot.contentHash })
+  })
+
+/** Brings `.cairn/`'s snapshot and scan cache up to what `memory` holds, if they lag behind. */
+export const saveIndexMemory = (root: string, memory: IndexMemory) =>
+  Effect.gen(function*() {
+    if (memory.saved !== false || memory.snapshot === undefined || memory.cache === undefined || memory.fingerprint === undefined) return
+    yield* saveScan(root, memory.snapshot, memory.cache, memory.fingerprint)
+    memory.saved = true
+  })
 
 export const indexRepository = Effect.fn("indexRepository")(function*(options: IndexOptions) {
   const fs = yield* FileSystem.FileSystem
@@ -181,25 +196,53 @@ export const indexRepository = Effect.fn("indexRepository")(function*(options: I
   const progress = options.onProgress ?? (() => {})
   yield* requireDirectory(fs, options.root)
 
-  // Discovery, offered the last snapshot so unchanged files are not parsed again.
-  const snapshotFile = path.join(cairnDir(path, options.root), "snapshot.json")
-  const cacheFile = path.join(cairnDir(path, options.root), "scan-cache.json")
-  const previous = options.rebuild === true ? Option.none() : yield* readPrevious(fs, snapshotFile)
-  const cache = options.rebuild === true ? ScanCache.make() : yield* readScanCache(fs, cacheFile)
-  const snapshot = yield* discover({
-    root: options.root,
-    config: { ...options.discovery, exclude: [...(options.discovery?.exclude ?? []), ".cairn/"] },
-    previous: Option.getOrUndefined(previous),
-    cache
-  })
-  yield* fs.makeDirectory(cairnDir(path, options.root), { recursive: true })
-  yield* fs.writeFileString(snapshotFile, `${serialize(snapshot)}\n`)
-  yield* fs.writeFileString(cacheFile, JSON.stringify(cache.hashEntries()))
+  // The files the last committed scan read, by stamp: from this process's memory, else from disk.
+  const config = scanConfig(options.discovery)
+  const fingerprint = yield* scanFingerprint(config)
+  const memory = options.memory
+  const remembered: ScanCacheFile.ScanCacheFile = options.rebuild === true
+    ? { cache: ScanCache.make() }
+    : memory?.cache !== undefined && memory.snapshot !== undefined && memory.fingerprint !== undefined
+    ? { cache: memory.cache, fingerprint: memory.fingerprint, snapshotHash: memory.snapshot.contentHash }
+    : yield* ScanCacheFile.read(fs, path.join(cairnDir(path, options.root), "scan-cache.json"))
+  const manifest = yield* writer.manifest
+
+  // When the index holds the build of that scan and a listing finds every file as it was, there is
+  // nothing to do: no snapshot is read, nothing is written. Otherwise the scan takes the listing.
+  const holdsRemembered = options.rebuild !== true && manifest !== undefined &&
+    remembered.snapshotHash === manifest.snapshotHash && remembered.fingerprint === fingerprint
+  const verdict = holdsRemembered ? yield* unchangedSince({ root: options.root, config, cache: remembered.cache }) : undefined
+  if (manifest !== undefined && verdict?.unchanged === true) {
+    return {
+      upToDate: true,
+      notes: manifest.noteCount,
+      notesIndexed: 0,
+      notesUnchanged: manifest.noteCount,
+      notesDeleted: 0,
+      chunksEmbedded: 0,
+      vectorsReused: 0,
+      retrained: false,
+      summary: { ...manifest, chunksWritten: 0, chunksDeleted: 0, vectorsWritten: 0 },
+      snapshotHash: manifest.snapshotHash
+    } satisfies IndexReport
+  }
+
+  // Discovery, offered the last snapshot so unchanged files are not parsed again. The snapshot file
+  // is trusted; should it hold something a scan cannot take, the scan runs cold instead.
+  const cache = remembered.cache
+  const previous = options.rebuild === true ? undefined
+    : memory?.snapshot ?? Option.getOrUndefined(yield* SnapshotFile.read(fs, path.join(cairnDir(path, options.root), "snapshot.json"), cache))
+  const snapshot = yield* discover({ root: options.root, config, previous, cache, listing: verdict?.listing }).pipe(
+    Effect.catchDefect(() => discover({ root: options.root, config, cache: ScanCache.make() }))
+  )
 
   const current = notesOf(snapshot)
   progress({ _tag: "Discovered", files: current.size })
-  const stored = yield* writer.noteHashes
-  const space = yield* writer.vectorSpace
+  // What the index holds per note: this process's last snapshot says it when the index holds that build.
+  const stored: ReadonlyMap<string, string | null> = memory?.snapshot !== undefined && manifest?.snapshotHash === memory.snapshot.contentHash
+    ? notesOf(memory.snapshot)
+    : yield* writer.noteHashes
+  const space = yield* writer.vectorSpaceHeader
   const retrain = options.rebuild === true || space === undefined || space.modelId !== LSA_MODEL_ID
   const changed = [...current].filter(([note, hash]) => retrain || stored.get(note) !== hash).map(([note]) => note).sort(byCodeUnit)
   const deleted = [...stored.keys()].filter((note) => !current.has(note)).sort(byCodeUnit)
@@ -225,9 +268,11 @@ export const indexRepository = Effect.fn("indexRepository")(function*(options: I
     encoder = Lsa.encoder(trained)
     model = { id: encoder.id, version: encoder.version, dimension: encoder.dimension, model: Lsa.encodeModel(trained) }
   } else {
-    const restored = yield* Lsa.decodeModel(space!.model ?? "").pipe(Effect.orDie)
-    encoder = Lsa.encoder(restored)
-    model = { id: space!.modelId, version: space!.version, dimension: space!.dimension, ...(space!.model === null ? {} : { model: space!.model }) }
+    // The stored model embeds the new chunks; the batch names no model data, so the stored stays.
+    encoder = memory?.encoder !== undefined && memory.encoder.version === space!.version
+      ? memory.encoder
+      : Lsa.encoder(yield* Lsa.decodeModel((yield* writer.vectorSpace)?.model ?? "").pipe(Effect.orDie))
+    model = { id: space!.modelId, version: space!.version, dimension: space!.dimension }
   }
   const existing = retrain ? new Map() : yield* writer.storedChunks(changed)
   const toEmbed = chunks.filter((chunk) => {
@@ -239,23 +284,33 @@ export const indexRepository = Effect.fn("indexRepository")(function*(options: I
 
   // Outbound edges change when a note changes, or when a note it links to appears or moves (a link
   // that resolves differently); a deletion can strand edges anywhere, so then every note is rewritten.
-  const allEdges = edgesOf(snapshot, new Set(current.keys()))
+  const noteSet = new Set(current.keys())
   const changedSet = new Set(changed)
   const relationSources = retrain || deleted.length > 0
     ? [...current.keys()].sort(byCodeUnit)
-    : [...new Set([...changed, ...allEdges.filter((edge) => changedSet.has(edge.to)).map((edge) => edge.from)])].sort(byCodeUnit)
+    : [...new Set([...changed, ...edgesOf(snapshot, noteSet, (_, to) => changedSet.has(to)).map((edge) => edge.from)])].sort(byCodeUnit)
   const sourceSet = new Set(relationSources)
   const summary = yield* writer.write({
     ...(retrain ? { replaceAll: true } : {}),
     chunks,
     notes: changed.map((note) => ({ id: note, contentHash: current.get(note)! })),
     deleteNotes: deleted,
-    relations: { from: relationSources, edges: allEdges.filter((edge) => sourceSet.has(edge.from)) },
+    relations: { from: relationSources, edges: edgesOf(snapshot, noteSet, (from) => sourceSet.has(from)) },
     vectors: { model, entries, ...(retrain ? { replace: true } : {}) },
     manifest: { snapshotHash: snapshot.contentHash, builtAt: new Date(options.now).toISOString() }
   })
+  // Only now, with the index committed, may the files vouch for this scan.
+  if (memory === undefined || memory.saved === undefined) yield* saveScan(options.root, snapshot, cache, fingerprint)
+  if (memory !== undefined) {
+    memory.snapshot = snapshot
+    memory.cache = cache
+    memory.fingerprint = fingerprint
+    memory.encoder = encoder
+    memory.saved = memory.saved === undefined
+  }
   progress({ _tag: "Written" })
   return {
+    upToDate: false,
     notes: current.size,
     notesIndexed: changed.length,
     notesUnchanged: current.size - changed.length,

@@ -8,7 +8,8 @@ import { Clock, Effect, ManagedRuntime } from "effect"
 import type { ContextPack } from "../src/domain/ContextPack.ts"
 import { IndexHealth, type IndexHealthReading } from "../src/ports/IndexHealth.ts"
 import * as Embedded from "../layers/Embedded.ts"
-import { indexLayer, type IndexReport, indexRepository, pendingChanges, type PendingChanges } from "./indexRepository.ts"
+import * as IndexMemory from "./indexMemory.ts"
+import { indexLayer, type IndexReport, indexRepository, pendingChanges, type PendingChanges, saveIndexMemory } from "./indexRepository.ts"
 import { recall as recallEffect } from "./recall.ts"
 import type { RecallOptions } from "./api.ts"
 import { settle } from "./settle.ts"
@@ -34,10 +35,12 @@ export interface Cairn {
 
 export const openCairn = async (options: OpenOptions): Promise<Cairn> => {
   const platform = ManagedRuntime.make(NodeServices.layer)
+  // Kept across refreshes, so a refresh re-reads what changed rather than the last snapshot.
+  const memory = IndexMemory.make()
   const reindex = () =>
     settle(platform.runPromiseExit(Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
-      return yield* indexRepository({ root: options.root, now }).pipe(Effect.provide(indexLayer(options.root)))
+      return yield* indexRepository({ root: options.root, now, memory }).pipe(Effect.provide(indexLayer(options.root)))
     })))
   if (options.refreshOnOpen !== false) await reindex()
   // The recall layers are rebuilt after a refresh, so a retrained embedder is picked up.
@@ -71,6 +74,8 @@ export const openCairn = async (options: OpenOptions): Promise<Cairn> => {
       if (closed) return
       closed = true
       await runtime.dispose()
+      // The snapshot files lag behind after refreshes; bring them up so the next process starts warm.
+      await platform.runPromiseExit(saveIndexMemory(options.root, memory))
       await platform.dispose()
     }
   }

@@ -18,7 +18,7 @@ import { feed, feedHash } from "./FtsFeed.ts"
 import { CHUNK_COLUMNS, chunkValues, createdMillis, isSuperseded } from "./Rows.ts"
 import { VECTOR_TABLE } from "./Schema.ts"
 import type { VectorSpace } from "./VectorTable.ts"
-import { createSpace, dropSpace, readSpace, sameSpace, toBlob } from "./VectorTable.ts"
+import { createSpace, dropSpace, readSpace, readSpaceHeader, sameSpace, toBlob } from "./VectorTable.ts"
 
 /** A note (re)indexed by the batch: its content hash, and the promise that its chunks are all in the batch. */
 export interface NoteRecord {
@@ -75,6 +75,16 @@ export interface WriteSummary {
   readonly vectorsWritten: number
 }
 
+/** The manifest of the last commit: which snapshot the index was built from, and its counts. */
+export interface StoredManifest {
+  readonly generation: number
+  readonly snapshotHash: string
+  readonly chunkCount: number
+  readonly embeddedCount: number
+  readonly noteCount: number
+  readonly relationCount: number
+}
+
 export interface StoredChunk {
   readonly contentSha: string
   readonly embedded: boolean
@@ -120,8 +130,12 @@ export class IndexWriter extends Context.Service<IndexWriter, {
   readonly noteHashes: Effect.Effect<ReadonlyMap<string, string | null>, IndexWriteError>
   /** The stored chunks of `notes`: content sha and whether a vector is stored, by chunk id. */
   storedChunks(notes: ReadonlyArray<string>): Effect.Effect<ReadonlyMap<ChunkId, StoredChunk>, IndexWriteError>
-  /** The model of the stored vectors, if any. */
+  /** The model of the stored vectors, if any, with the model's data. */
   readonly vectorSpace: Effect.Effect<VectorSpace | undefined, IndexWriteError>
+  /** The same without the model's data, which can be megabytes. */
+  readonly vectorSpaceHeader: Effect.Effect<Omit<VectorSpace, "model"> | undefined, IndexWriteError>
+  /** The manifest of the last commit, or none before the first. */
+  readonly manifest: Effect.Effect<StoredManifest | undefined, IndexWriteError>
 }>()("cairn/layers/sqlite/IndexWriter") {}
 
 const refuse = (reason: IndexWriteError["reason"], detail: string) => new IndexWriteError({ reason, detail })
@@ -193,13 +207,14 @@ const settleSpace = (db: DatabaseSync, batch: IndexWrite): void => {
     dimension: vectors.model.dimension,
     model: vectors.model.model ?? null
   }
-  const stored = readSpace(db)
+  // The header only: the stored model can be megabytes, and a batch that names no model keeps it.
+  const stored = readSpaceHeader(db)
   if (stored === undefined || batch.replaceAll === true || vectors.replace === true) return createSpace(db, next)
   if (!sameSpace(stored, next)) {
     // Thrown inside the transaction so that it rolls back; caught and returned as a value below.
     throw refuse("embedder_changed", `stored vectors are ${stored.modelId}@${stored.version} (${stored.dimension}), the batch's ${next.modelId}@${next.version} (${next.dimension})`)
   }
-  if (next.model !== null && next.model !== stored.model) db.prepare("UPDATE vector_space SET model = ? WHERE key = 1").run(next.model)
+  if (next.model !== null) db.prepare("UPDATE vector_space SET model = ?1 WHERE key = 1 AND model IS NOT ?1").run(next.model)
 }
 
 /** The body of the transaction; throws to roll back. */
@@ -341,12 +356,13 @@ const writeManifest = (
   batch: IndexWrite,
   done: Pick<WriteSummary, "chunksWritten" | "chunksDeleted" | "vectorsWritten">
 ): WriteSummary => {
-  const space = readSpace(db)
+  const space = readSpaceHeader(db)
   const previous = db.prepare("SELECT generation FROM manifest WHERE key = 1").get() as { generation: number } | undefined
   const summary: WriteSummary = {
     generation: (previous === undefined ? 0 : Number(previous.generation)) + 1,
     chunkCount: count(db, "SELECT count(*) AS n FROM chunks"),
-    embeddedCount: space === undefined ? 0 : count(db, `SELECT count(*) AS n FROM ${VECTOR_TABLE}`),
+    // vec0 keeps one row per stored vector in its rowid table; counting the virtual table scans every vector.
+    embeddedCount: space === undefined ? 0 : count(db, `SELECT count(*) AS n FROM ${VECTOR_TABLE}_rowids`),
     noteCount: count(db, "SELECT count(*) AS n FROM notes"),
     relationCount: count(db, "SELECT count(*) AS n FROM relations"),
     ...done
@@ -400,7 +416,21 @@ export const make = Effect.gen(function*() {
         ).all(JSON.stringify(notes)) as Array<{ id: ChunkId; content_sha: string; embedded: number }>
         return new Map(rows.sort((a, b) => compareIds(a.id, b.id)).map((row) => [row.id, { contentSha: row.content_sha, embedded: Number(row.embedded) === 1 }] as const))
       }),
-    vectorSpace: reading(() => readSpace(db))
+    vectorSpace: reading(() => readSpace(db)),
+    vectorSpaceHeader: reading(() => readSpaceHeader(db)),
+    manifest: reading(() => {
+      const row = db.prepare(
+        "SELECT generation, snapshot_hash, chunk_count, embedded_count, note_count, relation_count FROM manifest WHERE key = 1"
+      ).get() as Record<string, number | string> | undefined
+      return row === undefined ? undefined : {
+        generation: Number(row["generation"]),
+        snapshotHash: String(row["snapshot_hash"]),
+        chunkCount: Number(row["chunk_count"]),
+        embeddedCount: Number(row["embedded_count"]),
+        noteCount: Number(row["note_count"]),
+        relationCount: Number(row["relation_count"])
+      }
+    })
   })
 })
 

@@ -43,9 +43,12 @@ export const runIndex = (root: string, rebuild: boolean) =>
   })
 
 export const summarise = (report: IndexReport, seconds: number): string =>
-  `indexed ${report.notes} files in ${seconds.toFixed(1)} s: ${report.notesIndexed} re-chunked, ${report.notesUnchanged} unchanged, ` +
-  `${report.notesDeleted} deleted; ${report.summary.chunkCount} chunks (${report.chunksEmbedded} embedded, ${report.vectorsReused} vectors reused)` +
-  `${report.retrained ? ", embedder retrained" : ""}; ${report.summary.relationCount} relations`
+  report.upToDate
+    ? `index up to date (checked in ${seconds.toFixed(1)} s): ${report.notes} files unchanged since the last build; ` +
+      `${report.summary.chunkCount} chunks; ${report.summary.relationCount} relations`
+    : `indexed ${report.notes} files in ${seconds.toFixed(1)} s: ${report.notesIndexed} re-chunked, ${report.notesUnchanged} unchanged, ` +
+      `${report.notesDeleted} deleted; ${report.summary.chunkCount} chunks (${report.chunksEmbedded} embedded, ${report.vectorsReused} vectors reused)` +
+      `${report.retrained ? ", embedder retrained" : ""}; ${report.summary.relationCount} relations`
 
 export const index = Command.make(
   "index",

@@ -95,6 +95,23 @@ const isSorted = (relations: ReadonlyArray<Relation>): boolean => {
 export const unitText = (entity: Entity, relations: ReadonlyArray<Relation>): string =>
   [JSON.stringify(entity), ...relations.map((relation) => JSON.stringify(relation))].join("\n")
 
+/** A unit's JSON pieces, kept per entity for the relation group they were taken with. */
+interface UnitJson {
+  readonly group: ReadonlyArray<Relation>
+  readonly entity: string
+  readonly relations: ReadonlyArray<string>
+}
+
+/** The JSON of `entity` and of each relation in `group`, memoised: the digest and the file share them. */
+const unitJson = (cache: ScanCache, entity: Entity, group: ReadonlyArray<Relation>): UnitJson => {
+  const table = cache.table<Entity, UnitJson>("unit-json")
+  const held = table.get(entity)
+  if (held !== undefined && held.group === group) return held
+  const fresh = { group, entity: JSON.stringify(entity), relations: group.map((relation) => JSON.stringify(relation)) }
+  table.set(entity, fresh)
+  return fresh
+}
+
 /** The header text: the snapshot's fields before `entities`, plus the three list lengths. */
 export const headerText = (snapshot: Omit<Snapshot, "contentHash">): string =>
   JSON.stringify({
@@ -200,7 +217,8 @@ const contentHash = (canonical: Canonicalised, cache: ScanCache): Effect.Effect<
       if (held !== undefined && held.group === group) {
         parts.push(held.digest)
       } else {
-        const fresh = yield* sha(unitText(entity, group))
+        const json = unitJson(cache, entity, group)
+        const fresh = yield* sha([json.entity, ...json.relations].join("\n"))
         unitDigests.set(entity, { group, digest: fresh })
         parts.push(fresh)
       }
@@ -211,8 +229,60 @@ const contentHash = (canonical: Canonicalised, cache: ScanCache): Effect.Effect<
     return yield* digest.digestHex(Digest.sha256, joined)
   })
 
-/** The exact bytes a snapshot is written as: its JSON, keys in schema order. */
-export const serialize = (snapshot: Snapshot | Omit<Snapshot, "contentHash">): string => JSON.stringify(snapshot)
+const SNAPSHOT_KEYS = [
+  "schemaVersion", "pipelineVersion", "analyzerVersions", "configurationHash", "sourceRevision", "compilerOptions",
+  "entities", "relations", "coverage", "contentHash"
+].join(",")
+
+/**
+ * The exact bytes a snapshot is written as: its JSON, keys in schema order. Given the cache of the
+ * scan that assembled it (or adopted it), the entities and relations are the JSON that scan already
+ * made for their digests, joined: the same bytes as `JSON.stringify`, without making them twice.
+ */
+export const serialize = (snapshot: Snapshot | Omit<Snapshot, "contentHash">, cache?: ScanCache): string => {
+  const units = "contentHash" in snapshot ? cache?.table<Snapshot, PreviousUnits>("units").get(snapshot) : undefined
+  if (cache === undefined || units === undefined || Object.keys(snapshot).join(",") !== SNAPSHOT_KEYS) return JSON.stringify(snapshot)
+  const entities: Array<string> = []
+  const relations: Array<string> = []
+  for (const entity of snapshot.entities) {
+    const unit = units.get(entity.id)
+    if (unit === undefined || unit.entity !== entity) return JSON.stringify(snapshot)
+    const json = unitJson(cache, entity, unit.relations)
+    entities.push(json.entity)
+    for (const relation of json.relations) relations.push(relation)
+  }
+  // The groups must be the snapshot's relations exactly, in order, or the pieces do not describe it.
+  if (relations.length !== snapshot.relations.length) return JSON.stringify(snapshot)
+  const { entities: _entities, relations: _relations, coverage, contentHash, ...header } = snapshot as Snapshot
+  return `${JSON.stringify(header).slice(0, -1)},"entities":[${entities.join(",")}],"relations":[${relations.join(",")}],` +
+    `"coverage":${JSON.stringify(coverage)},"contentHash":${JSON.stringify(contentHash)}}`
+}
+
+/**
+ * Takes a snapshot read back from a file `serialize` wrote as its own canonical form: its entities,
+ * relations and relation groups are registered as canonical, so a scan offered it reuses them
+ * without rebuilding them. Trusts the file: a hand-edited snapshot would be taken as canonical.
+ */
+export const adopt = (snapshot: Snapshot, cache: ScanCache): void => {
+  const canonicalEntities = cache.table<Entity, Entity>("canonical-entity")
+  const canonicalRelations = cache.table<Relation, Relation>("canonical-relation")
+  const sortedGroups = cache.table<ReadonlyArray<Relation>, ReadonlyArray<Relation>>("canonical-group")
+  const groups = new Map<string, Array<Relation>>()
+  for (const relation of snapshot.relations) {
+    canonicalRelations.set(relation, relation)
+    const group = groups.get(relation.from)
+    if (group === undefined) groups.set(relation.from, [relation])
+    else group.push(relation)
+  }
+  const byId = new Map<string, { readonly entity: Entity; readonly relations: ReadonlyArray<Relation> }>()
+  for (const entity of snapshot.entities) {
+    const group = groups.get(entity.id) ?? []
+    canonicalEntities.set(entity, entity)
+    sortedGroups.set(group, group)
+    byId.set(entity.id, { entity, relations: group })
+  }
+  cache.table<Snapshot, PreviousUnits>("units").set(snapshot, byId)
+}
 
 export const assemble = (input: AssemblyInput, cache: ScanCache): Effect.Effect<Snapshot, never, Digest.Digest> =>
   Effect.gen(function*() {

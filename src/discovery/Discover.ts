@@ -37,7 +37,7 @@ import type { Completed, DiscoveryEvent, Phase, Progress } from "./Progress.ts"
 import * as Registry from "./Registry.ts"
 import * as Reuse from "./Reuse.ts"
 import * as ScanCache from "./ScanCache.ts"
-import type { ListedFile } from "./Walk.ts"
+import type { ListedFile, Listing } from "./Walk.ts"
 import { walk } from "./Walk.ts"
 
 /** Bumped whenever assembly or resolution would turn the same facts into a different snapshot. */
@@ -49,6 +49,8 @@ export interface DiscoverInput {
   readonly previous?: Snapshot | undefined
   /** Carried across scans by a long-lived process; never changes the snapshot. */
   readonly cache?: ScanCache.ScanCache | undefined
+  /** A listing of the tree under the same configuration, made just before by the caller; listed again when absent. */
+  readonly listing?: Listing | undefined
 }
 
 type Requirements = SourceTree | Digest.Digest
@@ -144,6 +146,7 @@ export const discoverWith = (
   Effect.gen(function*() {
     const config = yield* DiscoveryConfig.make(input.config)
     const cache = input.cache ?? ScanCache.make()
+    cache.startScan()
     const pool = yield* AnalyzerPool
     const configurationHash = yield* sha256Text(DiscoveryConfig.hashedFields(config))
     const keysTable = cache.table<Snapshot, Keys>("keys")
@@ -163,7 +166,7 @@ export const discoverWith = (
     }
 
     yield* progress("listing")
-    const listing = yield* walk(config, cache)
+    const listing = input.listing ?? (yield* walk(config, cache))
     counts.seen = listing.files.length
     const { configFiles, documents, moduleAnalyzer, modules, ...split } = partition(listing.files, config)
     const coverage: Array<Coverage> = [...listing.coverage, ...split.coverage]

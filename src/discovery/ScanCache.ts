@@ -20,7 +20,15 @@ export interface ScanCache {
   readonly table: <K extends object, V>(name: string) => WeakMap<K, V>
   /** A named memo table keyed by strings, for values built from text (ignore rules). */
   readonly textTable: <V>(name: string) => Map<string, V>
-  /** The remembered hashes as `[path, stamp, hash]`, sorted by path: what a process may persist. */
+  /**
+   * Starts a scan: from here on the cache notes which paths the scan looks at (a hash taken on
+   * trust or read), so that what it persists is exactly the last scan's files.
+   */
+  readonly startScan: () => void
+  /**
+   * The remembered hashes as `[path, stamp, hash]`, sorted by path: what a process may persist.
+   * After a scan, only the files that scan looked at; a vanished file's entry is not carried on.
+   */
   readonly hashEntries: () => ReadonlyArray<readonly [string, string, string]>
 }
 
@@ -34,13 +42,21 @@ export const make = (seed: ReadonlyArray<readonly [string, string, string]> = []
   )
   const tables = new Map<string, WeakMap<object, unknown>>()
   const textTables = new Map<string, Map<string, unknown>>()
+  let seen: Set<string> | undefined
   return {
     hashOf: (path, stamp) => {
       const entry = hashes.get(path)
-      return stamp !== "" && entry !== undefined && entry.stamp === stamp ? entry.hash : undefined
+      if (stamp === "" || entry === undefined || entry.stamp !== stamp) return undefined
+      seen?.add(path)
+      return entry.hash
     },
     rememberHash: (path, stamp, hash) => {
-      if (stamp !== "") hashes.set(path, { stamp, hash })
+      if (stamp === "") return
+      hashes.set(path, { stamp, hash })
+      seen?.add(path)
+    },
+    startScan: () => {
+      seen = new Set()
     },
     table: <K extends object, V>(name: string) => {
       let table = tables.get(name)
@@ -51,7 +67,10 @@ export const make = (seed: ReadonlyArray<readonly [string, string, string]> = []
       return table as unknown as WeakMap<K, V>
     },
     hashEntries: () =>
-      [...hashes].map(([path, entry]) => [path, entry.stamp, entry.hash] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+      [...hashes]
+        .filter(([path]) => seen === undefined || seen.has(path))
+        .map(([path, entry]) => [path, entry.stamp, entry.hash] as const)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
     textTable: <V>(name: string) => {
       let table = textTables.get(name)
       if (table === undefined) {

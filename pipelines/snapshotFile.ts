@@ -1,0 +1,51 @@
+/**
+ * `.cairn/snapshot.json`: the last snapshot an index run produced, kept so the next run reuses
+ * what did not change. It is cairn's own file, written whole (to a temporary name, then renamed),
+ * so reading it back trusts it: the JSON is checked for shape, not decoded through the Snapshot
+ * Schema (which took longer than the rest of a one-edit refresh), and adopted as canonical. A file
+ * that is not a snapshot is ignored and the scan starts cold; it only ever makes a scan faster.
+ */
+import { Effect, FileSystem, Option } from "effect"
+import type { Snapshot } from "../src/domain/Snapshot.ts"
+import { adopt, serialize } from "../src/discovery/Assemble.ts"
+import type { ScanCache } from "../src/discovery/ScanCache.ts"
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value)
+
+const every = (value: unknown, check: (item: Record<string, unknown>) => boolean): boolean =>
+  Array.isArray(value) && value.every((item) => isRecord(item) && check(item))
+
+/** The shape every reader of a previous snapshot relies on; deeper fields are the writer's promise. */
+const looksLikeSnapshot = (value: unknown): value is Snapshot =>
+  isRecord(value) &&
+  typeof value["schemaVersion"] === "number" &&
+  typeof value["pipelineVersion"] === "string" &&
+  isRecord(value["analyzerVersions"]) &&
+  typeof value["configurationHash"] === "string" &&
+  (value["sourceRevision"] === null || typeof value["sourceRevision"] === "string") &&
+  Array.isArray(value["compilerOptions"]) &&
+  typeof value["contentHash"] === "string" &&
+  every(value["entities"], (entity) => typeof entity["id"] === "string" && typeof entity["kind"] === "string" && Array.isArray(entity["evidence"])) &&
+  every(value["relations"], (relation) =>
+    typeof relation["from"] === "string" && typeof relation["to"] === "string" && typeof relation["kind"] === "string" && Array.isArray(relation["evidence"])) &&
+  every(value["coverage"], (entry) => typeof entry["scope"] === "string")
+
+/** The snapshot in `file`, adopted into `cache`, or none when there is no readable snapshot there. */
+export const read = (fs: FileSystem.FileSystem, file: string, cache: ScanCache): Effect.Effect<Option.Option<Snapshot>> =>
+  fs.readFileString(file).pipe(
+    Effect.flatMap((text) => Effect.try(() => JSON.parse(text) as unknown)),
+    Effect.map((parsed) => {
+      if (!looksLikeSnapshot(parsed)) return Option.none<Snapshot>()
+      adopt(parsed, cache)
+      return Option.some(parsed)
+    }),
+    Effect.orElseSucceed(() => Option.none<Snapshot>())
+  )
+
+/** Writes `snapshot` whole: a reader never sees half a file, even if this process dies mid-write. */
+export const write = (fs: FileSystem.FileSystem, file: string, snapshot: Snapshot, cache: ScanCache) =>
+  Effect.gen(function*() {
+    const temporary = `${file}.tmp`
+    yield* fs.writeFileString(temporary, `${serialize(snapshot, cache)}\n`)
+    yield* fs.rename(temporary, file)
+  })
