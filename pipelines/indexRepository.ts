@@ -13,12 +13,14 @@ import type { Snapshot } from "../src/domain/Snapshot.ts"
 import type { DiscoveryConfig } from "../src/discovery/DiscoveryConfig.ts"
 import * as ScanCache from "../src/discovery/ScanCache.ts"
 import { scanFingerprint } from "../src/discovery/Unchanged.ts"
-import { chunkFile, CODE_EXTENSIONS, MARKDOWN_EXTENSIONS } from "../src/index/chunk/ChunkFile.ts"
+import { type ChunkFileInput, CODE_EXTENSIONS, MARKDOWN_EXTENSIONS } from "../src/index/chunk/ChunkFile.ts"
+import { ChunkerPool } from "../src/index/ChunkerPool.ts"
 import type { TextEncoderModel } from "../src/index/HashingEmbedder.ts"
 import * as Lsa from "../src/index/LatentSemanticEmbedder.ts"
 import { History } from "../src/ports/History.ts"
 import type { NoteEdge } from "../src/ports/GraphStore.ts"
 import { TokenCounter } from "../src/ports/TokenCounter.ts"
+import * as ChunkerPoolNode from "../layers/node/ChunkerPoolNode.ts"
 import * as HistoryGit from "../layers/node/HistoryGit.ts"
 import * as Database from "../layers/sqlite/Database.ts"
 import * as IndexWriterLayer from "../layers/sqlite/IndexWriter.ts"
@@ -89,12 +91,13 @@ const requireDirectory = (fs: FileSystem.FileSystem, root: string) =>
 
 /**
  * The layers an index run needs, over the index file of `root`: the writer, the counter, git
- * history. The root is checked first, so a mistyped path creates no `.cairn` folder.
+ * history, chunking shared with worker threads. The root is checked first, so a mistyped path
+ * creates no `.cairn` folder.
  */
 export const indexLayer = (root: string) =>
   Layer.unwrap(Effect.gen(function*() {
     yield* requireDirectory(yield* FileSystem.FileSystem, root)
-    return Layer.mergeAll(IndexWriterLayer.layer, TokenCounterDefault.layer, HistoryGit.layer(root)).pipe(
+    return Layer.mergeAll(IndexWriterLayer.layer, TokenCounterDefault.layer, HistoryGit.layer(root), ChunkerPoolNode.layer).pipe(
       Layer.provideMerge(Database.layer({ path: Database.defaultPath(root) })),
       Layer.provide(NodeChildProcessSpawner.layer)
     )
@@ -249,15 +252,16 @@ export const indexRepository = Effect.fn("indexRepository")(function*(options: I
 
   // Chunk what moved, with the age of the words from git blame when the root is a work tree.
   const isRepository = Option.isSome(history) ? yield* history.value.isRepository : false
-  const chunks: Array<Chunk> = []
-  for (const [i, note] of changed.entries()) {
+  const requests: Array<ChunkFileInput> = []
+  for (const note of changed) {
     const text = yield* fs.readFileString(path.join(options.root, note))
     const blame = isRepository && Option.isSome(history)
       ? Option.getOrUndefined(yield* history.value.blame(note).pipe(Effect.orElseSucceed(() => Option.none())))
       : undefined
-    chunks.push(...(yield* chunkFile({ path: note, text, ...(blame === undefined ? {} : { history: blame }) }, { count: counter.count })))
-    if ((i + 1) % 200 === 0 || i + 1 === changed.length) progress({ _tag: "Chunked", done: i + 1, total: changed.length })
+    requests.push({ path: note, text, ...(blame === undefined ? {} : { history: blame }) })
   }
+  const chunker = yield* ChunkerPool
+  const chunks: Array<Chunk> = (yield* chunker.chunkAll(requests, counter, (done) => progress({ _tag: "Chunked", done, total: changed.length }))).flat()
 
   // Embeddings: a retrain fits the latent semantic model on every chunk and re-embeds them all; an
   // incremental run embeds only chunks whose text the index has no vector for, with the stored model.

@@ -1,0 +1,37 @@
+import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { inProcess } from "../../src/index/ChunkerPool.ts"
+import { counter as approximate } from "../tokens/TokenCounterApproximate.ts"
+import { counter as wasm } from "../tokens/TokenCounterWasm.ts"
+import { MIN_POOLED_BATCH, pool } from "./ChunkerPoolNode.ts"
+
+const section = (i: number) => `## Part ${i}\n\n${"The cache keeps entries for a day before the sweeper runs. ".repeat(1 + (i % 40))}\n`
+const requests = Array.from({ length: MIN_POOLED_BATCH + 41 }, (_, i) =>
+  i % 2 === 0
+    ? { path: `docs/page-${i}.md`, text: `---\ntype: runbook\n---\n# Page ${i}\n\n${Array.from({ length: 1 + (i % 9) }, (_, j) => section(i + j)).join("\n")}` }
+    : {
+      path: `src/m${i}.ts`,
+      text: `import { x } from "./x.ts"\n\n/** Doubles. */\nexport const double${i} = (n: number) => n * 2\n\nexport class Box${i} {\n  value = ${i}\n}\n`,
+      history: Array.from({ length: 9 }, (_, line) => ({ line: line + 1, authorTime: 1_700_000_000 + i * 60 + line, author: "Ada", authorMail: "ada@example.org" }))
+    })
+
+describe("ChunkerPoolNode", () => {
+  it.effect("chunkAll - a pooled batch gives exactly the chunks chunked in process, in request order, with progress", () =>
+    Effect.gen(function*() {
+      const progress: Array<number> = []
+      const pooled = yield* pool.chunkAll(requests, wasm, (done) => progress.push(done))
+      const local = yield* inProcess.chunkAll(requests, wasm)
+      assert.strictEqual(pooled.length, requests.length)
+      assert.deepStrictEqual(pooled, local)
+      assert.isTrue(pooled.every((chunks, i) => chunks.every((chunk) => chunk.path === requests[i]!.path)))
+      assert.strictEqual(progress.at(-1), requests.length)
+      assert.deepStrictEqual(progress, [...progress].sort((a, b) => a - b))
+    }).pipe(Effect.provide(NodeCrypto.layerDigest)), 60_000)
+
+  it.effect("chunkAll - a batch counted by another counter stays in process and counts by that counter", () =>
+    Effect.gen(function*() {
+      const pooled = yield* pool.chunkAll(requests, approximate)
+      assert.deepStrictEqual(pooled, yield* inProcess.chunkAll(requests, approximate))
+    }).pipe(Effect.provide(NodeCrypto.layerDigest)), 60_000)
+})

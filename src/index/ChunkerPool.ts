@@ -1,0 +1,39 @@
+/**
+ * Where files are chunked. By default on the calling fiber; a platform layer may share a large
+ * batch with worker threads, since chunking a repository (parsing, packing and counting tokens in
+ * every file) is most of a cold index's work. Either way the chunks are `chunkFile`'s, in request
+ * order: a batch gives the same chunks on one thread or several.
+ */
+import { Context, Effect } from "effect"
+import type * as Digest from "effect/crypto/Digest"
+import type { Chunk } from "../domain/Chunk.ts"
+import type { TokenCounterShape } from "../ports/TokenCounter.ts"
+import { chunkFile, type ChunkFileInput } from "./chunk/ChunkFile.ts"
+
+export interface ChunkerPoolShape {
+  /**
+   * Every file's chunks, counted by `counter`, in request order. `onProgress` hears how many files
+   * are done, now and then.
+   */
+  readonly chunkAll: (
+    requests: ReadonlyArray<ChunkFileInput>,
+    counter: TokenCounterShape,
+    onProgress?: (done: number) => void
+  ) => Effect.Effect<ReadonlyArray<ReadonlyArray<Chunk>>, never, Digest.Digest>
+}
+
+/** Files between two progress reports. */
+export const PROGRESS_EVERY = 200
+
+export const inProcess: ChunkerPoolShape = {
+  chunkAll: (requests, counter, onProgress) =>
+    Effect.forEach(requests, (request, i) =>
+      Effect.tap(chunkFile(request, { count: counter.count }), () =>
+        Effect.sync(() => {
+          if ((i + 1) % PROGRESS_EVERY === 0 || i + 1 === requests.length) onProgress?.(i + 1)
+        })))
+}
+
+export const ChunkerPool = Context.Reference<ChunkerPoolShape>("cairn/index/ChunkerPool", {
+  defaultValue: () => inProcess
+})
