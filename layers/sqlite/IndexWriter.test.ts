@@ -245,6 +245,51 @@ describe("IndexWriter", () => {
       assert.strictEqual(rebuilt.chunkCount, 10)
     }))
 
+  it.effect("rebuild - stores exactly what write stores for the same cold build, with the vectors produced while the chunks are written", () =>
+    Effect.gen(function*() {
+      const older = yield* openSeeded(seedBatch(CHUNKS.slice(0, 12)))
+      const chunks = CHUNKS.slice(5, 40)
+      const whole = coldBuild(chunks, {
+        relations: { from: [...new Set(EDGES.map((edge) => edge.from))], edges: EDGES },
+        vectors: { model: MODEL_B, entries: chunks.map((chunk) => ({ chunkId: chunk.id, vector: vectorOf(chunk.id, MODEL_B.dimension) })), replace: true }
+      })
+      const viaWrite = yield* openSeeded(seedBatch(CHUNKS.slice(0, 12)))
+      const written = yield* write(viaWrite, whole)
+      const writer = yield* IndexWriter.make.pipe(Effect.provideService(Database.Database, older))
+      const { replaceAll: _replaceAll, vectors, ...content } = whole
+      let chunksSeenWhileEmbedding = -1
+      const rebuilt = yield* writer.rebuild(content, Effect.sync(() => {
+        chunksSeenWhileEmbedding = Number((older.connection.prepare("SELECT count(*) AS n FROM chunks").get() as { n: number }).n)
+        // Float32Array vectors are stored as they are.
+        return { model: vectors!.model, entries: vectors!.entries.map((entry) => ({ ...entry, vector: Float32Array.from(entry.vector) })) }
+      }))
+      assert.strictEqual(chunksSeenWhileEmbedding, chunks.length)
+      assert.deepStrictEqual(rebuilt, written)
+      assert.deepStrictEqual(dump(older.connection), dump(viaWrite.connection))
+    }))
+
+  it.effect("rebuild - a failure of the vectors, or a refused vector, leaves the previous index intact and writable", () =>
+    Effect.gen(function*() {
+      const database = yield* openSeeded(seedBatch(CHUNKS.slice(0, 12)))
+      const before = dump(database.connection)
+      const writer = yield* IndexWriter.make.pipe(Effect.provideService(Database.Database, database))
+      const content = coldBuild(CHUNKS.slice(5, 40))
+      const { replaceAll: _replaceAll, ...staged } = content
+      const failed = yield* Effect.flip(writer.rebuild(staged, Effect.fail("training died" as const)))
+      assert.strictEqual(failed, "training died")
+      assert.deepStrictEqual(dump(database.connection), before)
+      const zero = yield* Effect.flip(writer.rebuild(staged, Effect.succeed({
+        model: MODEL_A,
+        entries: CHUNKS.slice(5, 40).map((chunk) => ({ chunkId: chunk.id, vector: [0, 0, 0, 0] }))
+      })))
+      assert.instanceOf(zero, IndexWriteError)
+      assert.strictEqual((zero as IndexWriteError).reason, "invalid_vector")
+      assert.deepStrictEqual(dump(database.connection), before)
+      assert.isFalse(database.connection.isTransaction)
+      const summary = yield* write(database, seedBatch(CHUNKS.slice(0, 3)))
+      assert.strictEqual(summary.chunkCount, 3)
+    }))
+
   it.effect("write - the manifest counts what was committed, the generation advances, replaceAll clears everything", () =>
     Effect.gen(function*() {
       const database = yield* openSeeded(seedBatch(CHUNKS.slice(0, 30)))

@@ -37,7 +37,8 @@ export interface VectorModel {
 
 export interface VectorEntry {
   readonly chunkId: ChunkId
-  readonly vector: ReadonlyArray<number>
+  /** Stored as float32; a Float32Array is stored as it is, without a copy. */
+  readonly vector: ReadonlyArray<number> | Float32Array
 }
 
 export interface IndexWrite {
@@ -123,9 +124,19 @@ export class IndexWriteError extends Schema.TaggedError<IndexWriteError>()("Inde
   }
 }
 
+/** The vectors of a cold build, produced while its chunks are written. */
+export type StagedVectors = NonNullable<IndexWrite["vectors"]>
+
 export class IndexWriter extends Context.Service<IndexWriter, {
   /** Applies `batch` in one transaction; on any failure nothing of it is stored. */
   write(batch: IndexWrite): Effect.Effect<WriteSummary, IndexWriteError>
+  /**
+   * A cold build (`batch` with `replaceAll` and `vectors.replace`) whose vectors are still being
+   * computed: the transaction opens and takes everything but the vectors while `vectors` runs
+   * elsewhere (another thread), then the vectors, and commits once. Exactly as `write` would store
+   * the whole batch; on any failure, of the write or of `vectors`, nothing of it is stored.
+   */
+  rebuild<E>(batch: Omit<IndexWrite, "vectors" | "replaceAll">, vectors: Effect.Effect<StagedVectors, E>): Effect.Effect<WriteSummary, IndexWriteError | E>
   /** Every stored note with its content hash (null when none was recorded), by id. */
   readonly noteHashes: Effect.Effect<ReadonlyMap<string, string | null>, IndexWriteError>
   /** The stored chunks of `notes`: content sha and whether a vector is stored, by chunk id. */
@@ -171,20 +182,23 @@ const validate = (batch: IndexWrite): IndexWriteError | undefined => {
     const stray = batch.relations.edges.find((edge) => !from.has(edge.from))
     if (stray !== undefined) return refuse("conflicting_batch", `edge from ${stray.from} whose note is not in relations.from`)
   }
-  if (batch.vectors !== undefined) {
-    const { model, entries } = batch.vectors
-    if (!Number.isInteger(model.dimension) || model.dimension <= 0) return refuse("dimension_mismatch", `model dimension ${model.dimension} is not a positive integer`)
-    const repeatedVector = firstRepeat(entries.map((entry) => entry.chunkId))
-    if (repeatedVector !== undefined) return refuse("duplicate_chunk", repeatedVector)
-    for (const { chunkId, vector } of entries) {
-      if (vector.length !== model.dimension) return refuse("dimension_mismatch", `vector of ${chunkId} has length ${vector.length}, model ${model.id} has ${model.dimension}`)
-      let sum = 0
-      for (const x of vector) {
-        if (!Number.isFinite(x)) return refuse("invalid_vector", `vector of ${chunkId} has component ${x}`)
-        sum += x * x
-      }
-      if (sum === 0) return refuse("invalid_vector", `vector of ${chunkId} is all zeros`)
+  return batch.vectors === undefined ? undefined : validateVectors(batch.vectors)
+}
+
+/** The vectors' own checks: a positive dimension, one vector per chunk, finite, non-zero, the model's length. */
+const validateVectors = (vectors: NonNullable<IndexWrite["vectors"]>): IndexWriteError | undefined => {
+  const { model, entries } = vectors
+  if (!Number.isInteger(model.dimension) || model.dimension <= 0) return refuse("dimension_mismatch", `model dimension ${model.dimension} is not a positive integer`)
+  const repeatedVector = firstRepeat(entries.map((entry) => entry.chunkId))
+  if (repeatedVector !== undefined) return refuse("duplicate_chunk", repeatedVector)
+  for (const { chunkId, vector } of entries) {
+    if (vector.length !== model.dimension) return refuse("dimension_mismatch", `vector of ${chunkId} has length ${vector.length}, model ${model.id} has ${model.dimension}`)
+    let sum = 0
+    for (const x of vector) {
+      if (!Number.isFinite(x)) return refuse("invalid_vector", `vector of ${chunkId} has component ${x}`)
+      sum += x * x
     }
+    if (sum === 0) return refuse("invalid_vector", `vector of ${chunkId} is all zeros`)
   }
   return undefined
 }
@@ -219,11 +233,21 @@ const settleSpace = (db: DatabaseSync, batch: IndexWrite): void => {
 
 /** The body of the transaction; throws to roll back. */
 const apply = (db: DatabaseSync, batch: IndexWrite): WriteSummary => {
+  const content = applyContent(db, batch, () => settleSpace(db, batch))
+  const vectorsWritten = batch.vectors === undefined ? 0 : insertVectors(db, batch.vectors.entries)
+  return writeManifest(db, batch, { ...content, vectorsWritten })
+}
+
+/**
+ * Everything of a batch but its vectors: deletions, chunks and their text, notes, relations.
+ * `settle` makes the vector space ready before rows that carry vectors are touched.
+ */
+const applyContent = (db: DatabaseSync, batch: IndexWrite, settle: () => void): Pick<WriteSummary, "chunksWritten" | "chunksDeleted"> => {
   if (batch.replaceAll === true) {
     db.exec("DELETE FROM chunks; DELETE FROM notes; DELETE FROM relations")
     db.exec("INSERT INTO chunks_fts (chunks_fts) VALUES ('delete-all')")
   }
-  settleSpace(db, batch)
+  settle()
   const vectorTable = hasVectorTable(db)
 
   const byId = db.prepare("SELECT row, note_id, content_sha FROM chunks WHERE id = ?")
@@ -301,21 +325,6 @@ const apply = (db: DatabaseSync, batch: IndexWrite): WriteSummary => {
     insertText.run(row, ...text)
   }
 
-  let vectorsWritten = 0
-  if (batch.vectors !== undefined) {
-    const meta = db.prepare("SELECT row, superseded, note_type, created_ms FROM chunks WHERE id = ?")
-    const insertVector = db.prepare(`INSERT INTO ${VECTOR_TABLE} (rowid, embedding, superseded, note_type, created_ms) VALUES (?, ?, ?, ?, ?)`)
-    const remove = db.prepare(`DELETE FROM ${VECTOR_TABLE} WHERE rowid = ?`)
-    for (const entry of [...batch.vectors.entries].sort((a, b) => compareIds(a.chunkId, b.chunkId))) {
-      const chunk = meta.get(entry.chunkId) as { row: number; superseded: number; note_type: string; created_ms: number } | undefined
-      if (chunk === undefined) throw refuse("unknown_chunk", entry.chunkId)
-      const rowid = BigInt(chunk.row)
-      remove.run(rowid)
-      insertVector.run(rowid, toBlob(entry.vector), BigInt(chunk.superseded), chunk.note_type, chunk.created_ms)
-      vectorsWritten++
-    }
-  }
-
   settleNotes(db, [...touched].sort(compareIds), new Map((batch.notes ?? []).map((note) => [note.id, note.contentHash])))
 
   if (batch.relations !== undefined) {
@@ -324,8 +333,24 @@ const apply = (db: DatabaseSync, batch: IndexWrite): WriteSummary => {
     const insert = db.prepare("INSERT OR IGNORE INTO relations (from_note, to_note, verb) VALUES (?, ?, ?)")
     for (const edge of batch.relations.edges) insert.run(edge.from, edge.to, edge.verb)
   }
+  return { chunksWritten: chunks.length, chunksDeleted: deleted }
+}
 
-  return writeManifest(db, batch, { chunksWritten: chunks.length, chunksDeleted: deleted, vectorsWritten })
+/** Stores each entry's vector on its chunk's row, replacing any it had; the chunks must be stored. */
+const insertVectors = (db: DatabaseSync, entries: ReadonlyArray<VectorEntry>): number => {
+  const meta = db.prepare("SELECT row, superseded, note_type, created_ms FROM chunks WHERE id = ?")
+  const insertVector = db.prepare(`INSERT INTO ${VECTOR_TABLE} (rowid, embedding, superseded, note_type, created_ms) VALUES (?, ?, ?, ?, ?)`)
+  const remove = db.prepare(`DELETE FROM ${VECTOR_TABLE} WHERE rowid = ?`)
+  let written = 0
+  for (const entry of [...entries].sort((a, b) => compareIds(a.chunkId, b.chunkId))) {
+    const chunk = meta.get(entry.chunkId) as { row: number; superseded: number; note_type: string; created_ms: number } | undefined
+    if (chunk === undefined) throw refuse("unknown_chunk", entry.chunkId)
+    const rowid = BigInt(chunk.row)
+    remove.run(rowid)
+    insertVector.run(rowid, toBlob(entry.vector), BigInt(chunk.superseded), chunk.note_type, chunk.created_ms)
+    written++
+  }
+  return written
 }
 
 /** Recomputes each touched note's summary from its chunks, as the reference store derives it. */
@@ -402,6 +427,48 @@ export const make = Effect.gen(function*() {
         const refused = readOnly ? refuse("read_only", path) : validate(batch)
         if (refused !== undefined) return Effect.fail(refused)
         return Effect.try({ try: () => transaction(db, () => apply(db, batch)), catch: failed })
+      }),
+    rebuild: <E>(content: Omit<IndexWrite, "vectors" | "replaceAll">, vectors: Effect.Effect<StagedVectors, E>) =>
+      Effect.suspend(() => {
+        const batch: IndexWrite = { ...content, replaceAll: true }
+        const refused = readOnly ? refuse("read_only", path) : validate(batch)
+        if (refused !== undefined) return Effect.fail(refused)
+        return Effect.acquireUseRelease(
+          // Every stored vector goes with the old chunks; the new space is made when its model is known.
+          Effect.try({
+            try: () => {
+              db.exec("BEGIN IMMEDIATE")
+              try {
+                return applyContent(db, batch, () => dropSpace(db))
+              } catch (error) {
+                if (db.isTransaction) db.exec("ROLLBACK")
+                throw error
+              }
+            },
+            catch: failed
+          }),
+          (written) =>
+            Effect.flatMap(vectors, (staged) =>
+              Effect.suspend(() => {
+                const whole: IndexWrite = { ...batch, vectors: { ...staged, replace: true } }
+                // The content was checked before the transaction opened.
+                const invalid = validateVectors(staged)
+                if (invalid !== undefined) return Effect.fail(invalid)
+                return Effect.try({
+                  try: () => {
+                    settleSpace(db, whole)
+                    const summary = writeManifest(db, whole, { ...written, vectorsWritten: insertVectors(db, staged.entries) })
+                    db.exec("COMMIT")
+                    return summary
+                  },
+                  catch: failed
+                })
+              })),
+          // Anything short of the commit leaves the previous index as it was.
+          () => Effect.sync(() => {
+            if (db.isTransaction) db.exec("ROLLBACK")
+          })
+        )
       }),
     noteHashes: reading(() => {
       const rows = db.prepare("SELECT id, content_hash FROM notes").all() as Array<{ id: string; content_hash: string | null }>

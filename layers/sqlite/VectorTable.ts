@@ -59,8 +59,11 @@ export const createSpace = (db: DatabaseSync, space: VectorSpace): void => {
     .run(space.modelId, space.version, space.dimension, space.model)
 }
 
-/** A vector as vec0 stores it: little-endian float32. */
-export const toBlob = (vector: ReadonlyArray<number>): Uint8Array => new Uint8Array(Float32Array.from(vector).buffer)
+/** A vector as vec0 stores it: little-endian float32 (a Float32Array's own bytes, not copied). */
+export const toBlob = (vector: ReadonlyArray<number> | Float32Array): Uint8Array =>
+  vector instanceof Float32Array
+    ? new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength)
+    : new Uint8Array(Float32Array.from(vector).buffer)
 
 export const fromBlob = (blob: Uint8Array): Float32Array =>
   new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength))

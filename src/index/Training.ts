@@ -1,0 +1,43 @@
+/**
+ * Where the index's embedder is trained and the chunks embedded. By default on the calling fiber
+ * when asked; a platform layer may start training on another thread the moment the texts are
+ * known, so that the chunks are written meanwhile, and share the embedding between threads. Either
+ * way the model and the vectors are what `Lsa.train` and the encoder's `embedOne` give, bit for bit.
+ */
+import { Context, Effect } from "effect"
+import type { Scope } from "effect"
+import type { TextEncoderModel } from "./HashingEmbedder.ts"
+import * as Lsa from "./LatentSemanticEmbedder.ts"
+
+export interface TrainingRun {
+  /** The trained model; waits for training to finish. */
+  readonly model: Effect.Effect<Lsa.LsaModel>
+  /** Each text's vector under the trained model, in order, rounded to float32 as the index stores it. */
+  readonly embedAll: (texts: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<Float32Array>>
+}
+
+export interface TrainingShape {
+  /** Starts training a model on `texts`; what the run holds is released with the scope. */
+  readonly start: (texts: ReadonlyArray<string>) => Effect.Effect<TrainingRun, never, Scope.Scope>
+}
+
+export const inProcess: TrainingShape = {
+  start: (texts) =>
+    Effect.sync(() => {
+      let model: Lsa.LsaModel | undefined
+      let encoder: TextEncoderModel | undefined
+      const trained = () => (model ??= Lsa.train(texts))
+      return {
+        model: Effect.sync(trained),
+        embedAll: (batch) =>
+          Effect.sync(() => {
+            encoder ??= Lsa.encoder(trained())
+            return batch.map((text) => Float32Array.from(encoder!.embedOne(text)))
+          })
+      }
+    })
+}
+
+export const Training = Context.Reference<TrainingShape>("cairn/index/Training", {
+  defaultValue: () => inProcess
+})
