@@ -1,9 +1,11 @@
 /**
- * bench:index — the embedded index on three repositories, each measured in its own process so
- * peak memory is its own: this repository (a fresh clone), the generated 10,000-module repository
- * of bench:discover, and a synthetic index of 100,000 chunks written straight through the writer.
- * Prints cold index time, refresh after one edit, index size on disk, peak memory, warm `ask`
- * p50/p95 over 100 questions (process start excluded) and, separately, one CLI process start.
+ * bench:index — the embedded index on three repositories: this repository (a fresh clone), the
+ * generated 10,000-module repository of bench:discover, and a synthetic index of 100,000 chunks
+ * written straight through the writer. Every measurement runs in a process of its own, so each
+ * peak memory is that step's alone: the cold index; a refresh after one edit from a one-shot
+ * process (as `cairn ask` refreshes) and from a long-lived one (`openCairn`, which keeps the last
+ * snapshot in memory); a refresh with nothing changed; warm `ask` p50/p95 over 100 questions
+ * (process start excluded) and, separately, one CLI process start.
  *
  *   npm run bench:index                       all three
  *   npm run bench:index -- --scenario self    one of self | generated | large
@@ -20,7 +22,8 @@ import * as Embedded from "../layers/Embedded.ts"
 import * as Database from "../layers/sqlite/Database.ts"
 import * as IndexWriterLayer from "../layers/sqlite/IndexWriter.ts"
 import { IndexWriter } from "../layers/sqlite/IndexWriter.ts"
-import { indexLayer, indexRepository } from "../pipelines/indexRepository.ts"
+import * as IndexMemory from "../pipelines/indexMemory.ts"
+import { indexLayer, indexRepository, saveIndexMemory } from "../pipelines/indexRepository.ts"
 import { recall } from "../pipelines/recall.ts"
 
 const repository = join(import.meta.dirname, "..")
@@ -43,8 +46,18 @@ const mib = (bytes: number) => (bytes / 1048576).toFixed(1)
 
 const run = <A, E>(effect: Effect.Effect<A, E, NodeServices.NodeServices>) => Effect.runPromise(effect.pipe(Effect.provide(NodeServices.layer)))
 
-const indexOnce = (root: string) =>
-  run(indexRepository({ root, now: Date.now() }).pipe(Effect.provide(indexLayer(root))))
+const indexOnce = (root: string, memory?: IndexMemory.IndexMemory) =>
+  run(indexRepository({ root, now: Date.now(), ...(memory === undefined ? {} : { memory }) }).pipe(Effect.provide(indexLayer(root))))
+
+const peakMiB = () => Number(mib(process.resourceUsage().maxRSS * 1024))
+const median = (values: ReadonlyArray<number>) => percentile(values, 50)
+
+/** Runs this file with `args` in a child process and returns the JSON object it prints last. */
+const child = (args: ReadonlyArray<string>): Record<string, number> => {
+  const done = spawnSync(node, [import.meta.filename, ...args], { encoding: "utf8", maxBuffer: 1 << 26 })
+  if (done.status !== 0) throw new Error(`${args.join(" ")} failed:\n${done.stderr.slice(-2000)}`)
+  return JSON.parse(done.stdout.trim().split("\n").at(-1) ?? "{}") as Record<string, number>
+}
 
 /** Warm `ask` latency: one runtime, 100 questions after a warm-up, the refresh excluded. */
 const askLatency = async (root: string) => {
@@ -71,27 +84,28 @@ const processStart = (root: string) => {
   return percentile(times, 50)
 }
 
-const repositoryScenario = async (name: string, root: string, edit: string) => {
-  const cold = performance.now()
-  const first = await indexOnce(root)
-  const coldMs = performance.now() - cold
-  appendFileSync(join(root, edit), "\n// an edit the refresh must pick up\n")
-  const refresh = performance.now()
-  const second = await indexOnce(root)
-  const refreshMs = performance.now() - refresh
-  const ask = await askLatency(root)
+/** Each step in a process of its own; `edit` is the file the refreshes append to. */
+const repositoryScenario = (name: string, root: string, edit: string) => {
+  const cold = child(["--cold", root])
+  const oneShot = child(["--refresh", root, edit])
+  const session = child(["--session", root, edit])
+  const ask = child(["--serve", root])
   return {
     name,
-    files: first.notes,
-    chunks: first.summary.chunkCount,
-    coldSeconds: coldMs / 1000,
-    refreshMs,
-    refreshIndexed: second.notesIndexed,
+    files: cold["files"]!,
+    chunks: cold["chunks"]!,
+    coldSeconds: cold["seconds"]!,
+    coldPeakMiB: cold["peakMiB"]!,
+    refreshOneShotMs: oneShot["refreshMs"]!,
+    refreshIndexed: oneShot["indexed"]!,
+    refreshNoChangeMs: oneShot["noChangeMs"]!,
+    refreshPeakMiB: oneShot["peakMiB"]!,
+    refreshLongLivedMs: session["refreshMs"]!,
     sizeMiB: Number(mib(sizeOf(join(root, ".cairn")))),
-    askP50: ask.p50,
-    askP95: ask.p95,
-    processStartMs: processStart(root),
-    peakMiB: Number(mib(process.resourceUsage().maxRSS * 1024))
+    askP50: ask["askP50"]!,
+    askP95: ask["askP95"]!,
+    servingPeakMiB: ask["servingPeakMiB"]!,
+    processStartMs: processStart(root)
   }
 }
 
@@ -136,8 +150,7 @@ const largeScenario = async () => {
   const buildSeconds = (performance.now() - build) / 1000
   const buildPeakMiB = Number(mib(process.resourceUsage().maxRSS * 1024))
   // Serving is measured in a process of its own, so the build's memory is not counted against it.
-  const served = spawnSync(node, [join(repository, "bench/index.bench.ts"), "--serve", root], { encoding: "utf8" })
-  const serve = JSON.parse(served.stdout.trim().split("\n").at(-1) ?? "{}") as Record<string, number>
+  const serve = child(["--serve", root])
   const result = {
     name: "synthetic 100,000 chunks, Zipf-drawn words (no vectors)",
     chunks: 100_000,
@@ -152,25 +165,58 @@ const largeScenario = async () => {
 
 const scenario = process.argv.includes("--scenario") ? process.argv[process.argv.indexOf("--scenario") + 1] : undefined
 
-if (scenario === "self") {
+const flag = (name: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined)
+const EDIT = "\n// an edit the refresh must pick up\n"
+
+if (flag("--cold") !== undefined) {
+  const root = flag("--cold")!
+  const started = performance.now()
+  const report = await indexOnce(root)
+  console.log(JSON.stringify({ seconds: (performance.now() - started) / 1000, files: report.notes, chunks: report.summary.chunkCount, peakMiB: peakMiB() }))
+} else if (flag("--refresh") !== undefined) {
+  // A one-shot process, as `cairn ask` refreshes: it reads the snapshot and scan cache from disk.
+  const root = flag("--refresh")!
+  appendFileSync(join(root, process.argv.at(-1)!), EDIT)
+  const started = performance.now()
+  const report = await indexOnce(root)
+  const refreshMs = performance.now() - started
+  const again = performance.now()
+  const unchanged = await indexOnce(root)
+  if (!unchanged.upToDate) throw new Error("a refresh right after a refresh found changes")
+  console.log(JSON.stringify({ refreshMs, indexed: report.notesIndexed, noChangeMs: performance.now() - again, peakMiB: peakMiB() }))
+} else if (flag("--session") !== undefined) {
+  // A long-lived process (`openCairn`): its first refresh loads the snapshot; later ones are timed.
+  const root = flag("--session")!
+  const memory = IndexMemory.make()
+  await indexOnce(root, memory)
+  const times: Array<number> = []
+  for (let i = 0; i < 5; i++) {
+    appendFileSync(join(root, process.argv.at(-1)!), EDIT)
+    const started = performance.now()
+    const report = await indexOnce(root, memory)
+    times.push(performance.now() - started)
+    if (report.notesIndexed !== 1) throw new Error(`an edit re-indexed ${report.notesIndexed} files`)
+  }
+  await run(saveIndexMemory(root, memory))
+  console.log(JSON.stringify({ refreshMs: median(times), peakMiB: peakMiB() }))
+} else if (flag("--serve") !== undefined) {
+  const ask = await askLatency(flag("--serve")!)
+  console.log(JSON.stringify({ askP50: ask.p50, askP95: ask.p95, servingPeakMiB: peakMiB() }))
+} else if (scenario === "self") {
   const root = mkdtempSync(join(tmpdir(), "cairn-self-"))
   execFileSync("git", ["clone", "-q", repository, root])
-  console.log(JSON.stringify(await repositoryScenario("this repository (fresh clone)", root, "README.md")))
+  console.log(JSON.stringify(repositoryScenario("this repository (fresh clone)", root, "README.md")))
   rmSync(root, { recursive: true, force: true })
 } else if (scenario === "generated") {
   const root = mkdtempSync(join(tmpdir(), "cairn-generated-"))
   execFileSync(node, [join(repository, "bench/discover.bench.ts"), "--generate", root], { stdio: "ignore" })
   const edit = ["packages/pkg-0/src/index.ts"].find((p) => existsSync(join(root, p)))!
-  console.log(JSON.stringify(await repositoryScenario("generated 10,000 modules + 2,000 documents", root, edit)))
+  console.log(JSON.stringify(repositoryScenario("generated 10,000 modules + 2,000 documents", root, edit)))
   rmSync(root, { recursive: true, force: true })
-} else if (process.argv.includes("--serve")) {
-  const root = process.argv[process.argv.indexOf("--serve") + 1]!
-  const ask = await askLatency(root)
-  console.log(JSON.stringify({ askP50: ask.p50, askP95: ask.p95, servingPeakMiB: Number(mib(process.resourceUsage().maxRSS * 1024)) }))
 } else if (scenario === "large") {
   console.log(JSON.stringify(await largeScenario()))
 } else {
-  console.log(`bench:index — Node ${process.version}; each scenario in its own process`)
+  console.log(`bench:index — Node ${process.version}; every step in its own process`)
   for (const name of ["self", "generated", "large"]) {
     const child = spawnSync(node, [join(repository, "bench/index.bench.ts"), "--scenario", name], { encoding: "utf8", maxBuffer: 1 << 26 })
     const line = child.stdout.trim().split("\n").at(-1) ?? ""

@@ -8,6 +8,7 @@ import * as NodeChildProcessSpawner from "@effect/platform-node/NodeChildProcess
 import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
 import { Effect, FileSystem, Layer, Option, Path } from "effect"
 import * as NodeFs from "node:fs"
+import * as NodeOs from "node:os"
 import type { Chunk, ChunkId } from "../src/domain/Chunk.ts"
 import { DiscoveryError, SourceUnreadable } from "../src/domain/DiscoveryError.ts"
 import type { Snapshot } from "../src/domain/Snapshot.ts"
@@ -147,6 +148,9 @@ export const edgesOf = (
   return edges.sort((a, b) => byCodeUnit(a.from, b.from) || byCodeUnit(a.to, b.to) || byCodeUnit(a.verb, b.verb))
 }
 
+/** Blames running at once: git is a process of its own, so this is bound by cores, not by this thread. */
+const BLAME_CONCURRENCY = Math.max(2, 2 * NodeOs.availableParallelism())
+
 const utf8 = new TextDecoder()
 
 /**
@@ -267,14 +271,15 @@ export const indexRepository = Effect.fn("indexRepository")(function*(options: I
 
   // Chunk what moved, with the age of the words from git blame when the root is a work tree.
   const isRepository = Option.isSome(history) ? yield* history.value.isRepository : false
-  const requests: Array<ChunkFileInput> = []
-  for (const note of changed) {
-    const text = yield* readText(path.join(options.root, note))
-    const blame = isRepository && Option.isSome(history)
-      ? Option.getOrUndefined(yield* history.value.blame(note).pipe(Effect.orElseSucceed(() => Option.none())))
-      : undefined
-    requests.push({ path: note, text, ...(blame === undefined ? {} : { history: blame }) })
-  }
+  // One git process per file: several at once, since each waits on its own process.
+  const requests: ReadonlyArray<ChunkFileInput> = yield* Effect.forEach(changed, (note) =>
+    Effect.gen(function*() {
+      const text = yield* readText(path.join(options.root, note))
+      const blame = isRepository && Option.isSome(history)
+        ? Option.getOrUndefined(yield* history.value.blame(note).pipe(Effect.orElseSucceed(() => Option.none())))
+        : undefined
+      return { path: note, text, ...(blame === undefined ? {} : { history: blame }) }
+    }), { concurrency: BLAME_CONCURRENCY })
   const chunker = yield* ChunkerPool
   const chunks: Array<Chunk> = (yield* chunker.chunkAll(requests, counter, (done) => progress({ _tag: "Chunked", done, total: changed.length }))).flat()
 
