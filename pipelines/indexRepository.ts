@@ -12,7 +12,9 @@ import * as NodeOs from "node:os"
 import type { Chunk, ChunkId } from "../src/domain/Chunk.ts"
 import { DiscoveryError, SourceUnreadable } from "../src/domain/DiscoveryError.ts"
 import type { Snapshot } from "../src/domain/Snapshot.ts"
+import { unitsOf } from "../src/discovery/Assemble.ts"
 import type { DiscoveryConfig } from "../src/discovery/DiscoveryConfig.ts"
+import type { PreviousUnits } from "../src/discovery/Reuse.ts"
 import * as ScanCache from "../src/discovery/ScanCache.ts"
 import { scanFingerprint } from "../src/discovery/Unchanged.ts"
 import { type ChunkFileInput, CODE_EXTENSIONS, MARKDOWN_EXTENSIONS } from "../src/index/chunk/ChunkFile.ts"
@@ -110,9 +112,24 @@ export const indexLayer = (root: string) =>
 /** Where cairn keeps its files under a root. */
 export const cairnDir = (path: Path.Path, root: string) => path.join(root, ".cairn")
 
-/** The indexable notes of a snapshot: Markdown documents and source modules, with their content hashes. */
-export const notesOf = (snapshot: Snapshot): Map<string, string> => {
-  const notes = new Map<string, string>()
+interface IndexedNotes {
+  /** Note path → content hash. */
+  readonly hashes: Map<string, string>
+  /** Entity id → note path, for the entities that are notes. */
+  readonly byEntity: Map<string, string>
+  /** Note path → its entity's id. */
+  readonly entityOf: Map<string, string>
+}
+
+// Per snapshot object: a long-lived process asks again of the snapshot it kept.
+const indexedNotes = new WeakMap<Snapshot, IndexedNotes>()
+
+const notesIn = (snapshot: Snapshot): IndexedNotes => {
+  const held = indexedNotes.get(snapshot)
+  if (held !== undefined) return held
+  const hashes = new Map<string, string>()
+  const byEntity = new Map<string, string>()
+  const entityOf = new Map<string, string>()
   for (const entity of snapshot.entities) {
     const path = entity.id.startsWith(DOCUMENT_PREFIX) ? entity.id.slice(DOCUMENT_PREFIX.length)
       : entity.id.startsWith(MODULE_PREFIX) ? entity.id.slice(MODULE_PREFIX.length)
@@ -121,31 +138,58 @@ export const notesOf = (snapshot: Snapshot): Map<string, string> => {
     const extension = path.slice(path.lastIndexOf(".")).toLowerCase()
     if (!MARKDOWN_EXTENSIONS.has(extension) && !CODE_EXTENSIONS.has(extension)) continue
     const hash = "evidence" in entity ? entity.evidence[0]?.contentHash : undefined
-    if (hash !== undefined) notes.set(path, hash)
+    if (hash === undefined) continue
+    hashes.set(path, hash)
+    byEntity.set(entity.id, path)
+    entityOf.set(path, entity.id)
   }
+  const notes = { hashes, byEntity, entityOf }
+  indexedNotes.set(snapshot, notes)
   return notes
 }
 
-const noteOf = (id: string) =>
-  id.startsWith(DOCUMENT_PREFIX) ? id.slice(DOCUMENT_PREFIX.length) : id.startsWith(MODULE_PREFIX) ? id.slice(MODULE_PREFIX.length) : undefined
+/** The indexable notes of a snapshot: Markdown documents and source modules, with their content hashes. */
+export const notesOf = (snapshot: Snapshot): ReadonlyMap<string, string> => notesIn(snapshot).hashes
 
-/**
- * Relations between indexed notes, as the graph and link-consensus stages read them; those whose
- * source and target pass `keep` (every one by default), sorted.
- */
-export const edgesOf = (
-  snapshot: Snapshot,
-  notes: ReadonlySet<string>,
-  keep: (from: string, to: string) => boolean = () => true
-): Array<NoteEdge> => {
+const byEdge = (a: NoteEdge, b: NoteEdge) => byCodeUnit(a.from, b.from) || byCodeUnit(a.to, b.to) || byCodeUnit(a.verb, b.verb)
+
+/** Relations between the snapshot's indexable notes, as the graph and link-consensus stages read them, sorted. */
+export const edgesOf = (snapshot: Snapshot): Array<NoteEdge> => {
+  const { byEntity } = notesIn(snapshot)
   const edges: Array<NoteEdge> = []
   for (const relation of snapshot.relations) {
-    const from = noteOf(relation.from)
-    if (from === undefined || !notes.has(from)) continue
-    const to = noteOf(relation.to)
-    if (to !== undefined && from !== to && notes.has(to) && keep(from, to)) edges.push({ from, to, verb: relation.kind })
+    const from = byEntity.get(relation.from)
+    if (from === undefined) continue
+    const to = byEntity.get(relation.to)
+    if (to !== undefined && from !== to) edges.push({ from, to, verb: relation.kind })
   }
-  return edges.sort((a, b) => byCodeUnit(a.from, b.from) || byCodeUnit(a.to, b.to) || byCodeUnit(a.verb, b.verb))
+  return edges.sort(byEdge)
+}
+
+/**
+ * What an incremental run rewrites of the relations table: the notes whose relation group is not
+ * the very group the indexed build had (a changed file, a link that resolves anew, a target that
+ * vanished), with their edges now. Without both builds' groups, every note.
+ */
+const relationUpdate = (
+  snapshot: Snapshot,
+  groups: { readonly before: PreviousUnits | undefined; readonly after: PreviousUnits | undefined }
+): { readonly from: Array<string>; readonly edges: Array<NoteEdge> } => {
+  const { before, after } = groups
+  const { byEntity, entityOf } = notesIn(snapshot)
+  if (before === undefined || after === undefined) return { from: [...entityOf.keys()].sort(byCodeUnit), edges: edgesOf(snapshot) }
+  const from: Array<string> = []
+  const edges: Array<NoteEdge> = []
+  for (const [note, id] of entityOf) {
+    const group = after.get(id)?.relations ?? []
+    if (before.get(id)?.relations === group) continue
+    from.push(note)
+    for (const relation of group) {
+      const to = byEntity.get(relation.to)
+      if (to !== undefined && to !== note) edges.push({ from: note, to, verb: relation.kind })
+    }
+  }
+  return { from: from.sort(byCodeUnit), edges: edges.sort(byEdge) }
 }
 
 /** Blames running at once: git is a process of its own, so this is bound by cores, not by this thread. */
@@ -283,19 +327,19 @@ export const indexRepository = Effect.fn("indexRepository")(function*(options: I
   const chunker = yield* ChunkerPool
   const chunks: Array<Chunk> = (yield* chunker.chunkAll(requests, counter, (done) => progress({ _tag: "Chunked", done, total: changed.length }))).flat()
 
-  // Outbound edges change when a note changes, or when a note it links to appears or moves (a link
-  // that resolves differently); a deletion can strand edges anywhere, so then every note is rewritten.
-  const noteSet = new Set(current.keys())
-  const changedSet = new Set(changed)
-  const relationSources = retrain || deleted.length > 0
-    ? [...current.keys()].sort(byCodeUnit)
-    : [...new Set([...changed, ...edgesOf(snapshot, noteSet, (_, to) => changedSet.has(to)).map((edge) => edge.from)])].sort(byCodeUnit)
-  const sourceSet = new Set(relationSources)
+  // Outbound edges move with a note's own text and with how its links resolve; discovery hands a
+  // unit's relation group on unchanged (the same object) exactly when neither moved. The groups of
+  // the build the index holds are known when this run's previous snapshot is that build.
+  const indexedBuild = !retrain && previous !== undefined && previous.contentHash === manifest?.snapshotHash
+  const relations = relationUpdate(snapshot, {
+    before: indexedBuild ? unitsOf(previous, cache) : undefined,
+    after: unitsOf(snapshot, cache)
+  })
   const content = {
     chunks,
     notes: changed.map((note) => ({ id: note, contentHash: current.get(note)! })),
     deleteNotes: deleted,
-    relations: { from: relationSources, edges: edgesOf(snapshot, noteSet, (from) => sourceSet.has(from)) },
+    relations,
     manifest: { snapshotHash: snapshot.contentHash, builtAt: new Date(options.now).toISOString() }
   }
 

@@ -259,6 +259,14 @@ export const serialize = (snapshot: Snapshot | Omit<Snapshot, "contentHash">, ca
 }
 
 /**
+ * Each entity of a snapshot this cache assembled or adopted, with its relation group. A group is
+ * the same object from one scan to the next for as long as the unit was reused unchanged, so two
+ * snapshots' groups compared by identity tell which entities' relations may have moved.
+ */
+export const unitsOf = (snapshot: Snapshot, cache: ScanCache): PreviousUnits | undefined =>
+  cache.table<Snapshot, PreviousUnits>("units").get(snapshot)
+
+/**
  * Takes a snapshot read back from a file `serialize` wrote as its own canonical form: its entities,
  * relations and relation groups are registered as canonical, so a scan offered it reuses them
  * without rebuilding them. Trusts the file: a hand-edited snapshot would be taken as canonical.

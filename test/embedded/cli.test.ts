@@ -74,5 +74,45 @@ describe("cairn CLI", () => {
       rmSync(root, { recursive: true, force: true })
     }
   }, 240_000)
+
+  it("ask --scope answers from files under the named paths only, filtering inside every leg rather than after its cut", () => {
+    const root = mkdtempSync(join(tmpdir(), "cairn-scope-"))
+    try {
+      // Sixty strong matches outside the scope: more than any leg keeps, so filtering after a leg's
+      // cut would leave the one weaker match inside the scope unseen.
+      for (let i = 0; i < 60; i++) {
+        mkdirSync(join(root, `packages/billing/docs`), { recursive: true })
+        writeFileSync(join(root, `packages/billing/docs/retry-${i}.md`), `# Retry policy ${i}\n\nBilling retry policy ${i}: retries back off and retry the retry queue ${i} times.\n`)
+      }
+      mkdirSync(join(root, "packages/search/docs"), { recursive: true })
+      writeFileSync(join(root, "packages/search/docs/indexing.md"), "# Indexing\n\nThe search indexer has a retry policy of one attempt.\n")
+      mkdirSync(join(root, "packages/search-old"), { recursive: true })
+      writeFileSync(join(root, "packages/search-old/retry.md"), "# Retry policy\n\nThe old search retry policy retried the retry queue forever.\n")
+      assert.strictEqual(run(["index", "--root", root]).status, 0)
+
+      const ask = (...scope: ReadonlyArray<string>) => {
+        const result = run(["ask", "what is the retry policy?", "--root", root, "--json", "--no-refresh", ...scope.flatMap((path) => ["--scope", path])])
+        assert.strictEqual(result.status, 0, result.stderr)
+        return ContextPack.decodeWireSync(JSON.parse(result.stdout))
+      }
+      const everywhere = ask()
+      assert.isFalse(everywhere.claims.some((c) => c.note.startsWith("packages/search/")))
+
+      // A path is matched on whole segments: `packages/search` does not admit `packages/search-old`.
+      const scoped = ask("packages/search")
+      assert.deepStrictEqual([...new Set(scoped.claims.map((c) => c.note))], ["packages/search/docs/indexing.md"])
+
+      // Several paths admit any of them, and nothing else.
+      const two = ask("packages/search", "packages/search-old")
+      assert.isAbove(two.claims.length, 0)
+      assert.isTrue(two.claims.every((c) => c.note === "packages/search/docs/indexing.md" || c.note === "packages/search-old/retry.md"))
+
+      const nowhere = ask("packages/none")
+      assert.strictEqual(nowhere.claims.length, 0)
+      assert.isTrue(nowhere.gaps.length > 0)
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
+  }, 240_000)
 })
 

@@ -6,7 +6,8 @@
  */
 import { NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { DatabaseSync } from "node:sqlite"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Effect } from "effect"
@@ -98,6 +99,65 @@ describe("refresh from a one-shot process", () => {
       rmSync(root, { recursive: true, force: true })
     }
   }, 60_000)
+})
+
+/** What the index holds, row ids aside: chunks, notes, relations. */
+const tables = (root: string) => {
+  const db = new DatabaseSync(join(root, ".cairn", "index.sqlite"), { readOnly: true })
+  try {
+    return {
+      chunks: db.prepare("SELECT id, note_id, content_sha, text FROM chunks ORDER BY id").all(),
+      notes: db.prepare("SELECT id, chunk_count, lead_chunk, content_hash FROM notes ORDER BY id").all(),
+      relations: db.prepare("SELECT from_note, to_note, verb FROM relations ORDER BY from_note, to_note, verb").all()
+    }
+  } finally {
+    db.close()
+  }
+}
+
+describe("refresh against a cold build", () => {
+  it("after edits that move links, an export and a deletion, an index refreshed in place holds what a cold build holds", async () => {
+    // One tree refreshed by one-shot runs, one by a long-lived process, one built cold after every edit.
+    const oneShot = repository()
+    const longLived = repository()
+    const cold = mkdtempSync(join(tmpdir(), "cairn-cold-"))
+    try {
+      const guide = "# Guide\n\nSee [rollback](./rollback.md) and `rollbackTarget` in the code.\n"
+      for (const root of [oneShot, longLived]) {
+        write(root, "docs/guide.md", guide)
+        // An import of a module that does not exist yet: it resolves once the module appears.
+        write(root, "src/early.ts", "import { later } from \"./later.ts\"\nexport const early = () => later\n")
+      }
+      const memory = IndexMemory.make()
+      await index(oneShot)
+      await index(longLived, memory)
+      const edits: ReadonlyArray<(root: string) => void> = [
+        (root) => write(root, "docs/guide.md", "# Guide\n\nSee [retention](./retention.md) now, and `rollbackTarget`.\n"),
+        // The symbol a document mentions moves to another module: the document's link resolves anew.
+        (root) => {
+          write(root, "src/target.ts", "export const unrelated = 1\n")
+          write(root, "src/x.ts", "export const x = \"none\"\nexport const rollbackTarget = (releases: Array<string>) => releases.at(-2)\n")
+        },
+        (root) => rmSync(join(root, "docs/retention.md")),
+        (root) => write(root, "docs/retention.md", "# Log retention\n\nKept for 7 days; see [guide](./guide.md).\n"),
+        (root) => write(root, "src/later.ts", "export const later = 2\n")
+      ]
+      for (const edit of edits) {
+        edit(oneShot)
+        edit(longLived)
+        assert.isFalse((await index(oneShot)).upToDate)
+        assert.isFalse((await index(longLived, memory)).upToDate)
+        rmSync(cold, { recursive: true, force: true })
+        cpSync(oneShot, cold, { recursive: true, filter: (source) => !source.includes(".cairn") })
+        await index(cold)
+        const expected = tables(cold)
+        assert.deepStrictEqual(tables(oneShot), expected)
+        assert.deepStrictEqual(tables(longLived), expected)
+      }
+    } finally {
+      for (const root of [oneShot, longLived, cold]) rmSync(root, { recursive: true, force: true })
+    }
+  }, 120_000)
 })
 
 describe("refresh from a long-lived process", () => {
