@@ -336,8 +336,11 @@ const applyContent = (db: DatabaseSync, batch: IndexWrite, settle: () => void): 
   return { chunksWritten: chunks.length, chunksDeleted: deleted }
 }
 
-/** Stores each entry's vector on its chunk's row, replacing any it had; the chunks must be stored. */
-const insertVectors = (db: DatabaseSync, entries: ReadonlyArray<VectorEntry>): number => {
+/**
+ * Stores each entry's vector on its chunk's row, replacing any it had; the chunks must be stored.
+ * Into a space made in this transaction (`fresh`) there is nothing to replace.
+ */
+const insertVectors = (db: DatabaseSync, entries: ReadonlyArray<VectorEntry>, fresh = false): number => {
   const meta = db.prepare("SELECT row, superseded, note_type, created_ms FROM chunks WHERE id = ?")
   const insertVector = db.prepare(`INSERT INTO ${VECTOR_TABLE} (rowid, embedding, superseded, note_type, created_ms) VALUES (?, ?, ?, ?, ?)`)
   const remove = db.prepare(`DELETE FROM ${VECTOR_TABLE} WHERE rowid = ?`)
@@ -346,7 +349,7 @@ const insertVectors = (db: DatabaseSync, entries: ReadonlyArray<VectorEntry>): n
     const chunk = meta.get(entry.chunkId) as { row: number; superseded: number; note_type: string; created_ms: number } | undefined
     if (chunk === undefined) throw refuse("unknown_chunk", entry.chunkId)
     const rowid = BigInt(chunk.row)
-    remove.run(rowid)
+    if (!fresh) remove.run(rowid)
     insertVector.run(rowid, toBlob(entry.vector), BigInt(chunk.superseded), chunk.note_type, chunk.created_ms)
     written++
   }
@@ -457,7 +460,7 @@ export const make = Effect.gen(function*() {
                 return Effect.try({
                   try: () => {
                     settleSpace(db, whole)
-                    const summary = writeManifest(db, whole, { ...written, vectorsWritten: insertVectors(db, staged.entries) })
+                    const summary = writeManifest(db, whole, { ...written, vectorsWritten: insertVectors(db, staged.entries, true) })
                     db.exec("COMMIT")
                     return summary
                   },

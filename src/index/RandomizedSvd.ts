@@ -86,11 +86,25 @@ const orthonormalize = (m: Float64Array, n: number, width: number): void => {
     let before = 0
     for (let i = 0; i < n; i++) before += cols[cj + i]! * cols[cj + i]!
     for (let pass = 0; pass < 2; pass++) {
+      if (j === 0) break
+      // Each projection's update is fused with the next projection's inner product: the same
+      // operations on the same values in the same order as two loops, in one pass over memory.
+      let dot = 0
+      for (let i = 0; i < n; i++) dot += cols[i]! * cols[cj + i]!
       for (let k = 0; k < j; k++) {
         const ck = k * n
-        let dot = 0
-        for (let i = 0; i < n; i++) dot += cols[ck + i]! * cols[cj + i]!
-        for (let i = 0; i < n; i++) cols[cj + i] = cols[cj + i]! - dot * cols[ck + i]!
+        if (k + 1 < j) {
+          const cn = (k + 1) * n
+          let next = 0
+          for (let i = 0; i < n; i++) {
+            const x = cols[cj + i]! - dot * cols[ck + i]!
+            cols[cj + i] = x
+            next += cols[cn + i]! * x
+          }
+          dot = next
+        } else {
+          for (let i = 0; i < n; i++) cols[cj + i] = cols[cj + i]! - dot * cols[ck + i]!
+        }
       }
     }
     let after = 0
