@@ -351,18 +351,23 @@ export const indexRepository = Effect.fn("indexRepository")(function*(options: I
   let summary: WriteSummary
   if (retrain) {
     const training = yield* Training
+    // Vectors are stored in chunk id order, as `write` stores them, so the file has the same bytes.
+    const ordered = [...chunks].sort((a, b) => byCodeUnit(a.id, b.id))
     summary = yield* Effect.scoped(Effect.gen(function*() {
       const run = yield* training.start(trainingSample(chunks).map((chunk) => chunk.text))
-      return yield* writer.rebuild(content, Effect.gen(function*() {
-        const trained = yield* run.model
-        encoder = Lsa.encoder(trained)
-        progress({ _tag: "Embedding", chunks: chunks.length })
-        const vectors = yield* run.embedAll(chunks.map((chunk) => chunk.text))
-        return {
-          model: { id: encoder.id, version: encoder.version, dimension: encoder.dimension, model: Lsa.encodeModel(trained) },
-          entries: chunks.map((chunk, i) => ({ chunkId: chunk.id as ChunkId, vector: vectors[i]! }))
-        }
-      }))
+      return yield* writer.rebuild(content, (store) =>
+        Effect.gen(function*() {
+          const trained = yield* run.model
+          encoder = Lsa.encoder(trained)
+          yield* store.open({ id: encoder.id, version: encoder.version, dimension: encoder.dimension, model: Lsa.encodeModel(trained) })
+          progress({ _tag: "Embedding", chunks: chunks.length })
+          let next = 0
+          yield* run.embedInto(ordered.map((chunk) => chunk.text), (vectors) => {
+            const entries = vectors.map((vector, i) => ({ chunkId: ordered[next + i]!.id as ChunkId, vector }))
+            next += vectors.length
+            return store.add(entries)
+          })
+        }))
     }))
     embedded = chunks.length
   } else {

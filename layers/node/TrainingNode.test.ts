@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { inProcess, Training } from "../../src/index/Training.ts"
+import { inProcess, Training, type TrainingShape } from "../../src/index/Training.ts"
 import { layer, MIN_OFF_THREAD_TEXTS } from "./TrainingNode.ts"
 
 const WORDS = ["cache", "retry", "queue", "deploy", "rollback", "lease", "token", "budget", "schema", "owner", "incident", "span"]
@@ -10,16 +10,22 @@ const texts = Array.from({ length: MIN_OFF_THREAD_TEXTS + 150 }, (_, i) =>
 describe("TrainingNode", () => {
   it.effect("start - trained on another thread, the model and every vector equal those trained in process, bit for bit", () =>
     Effect.gen(function*() {
-      const off = yield* Effect.scoped(Effect.gen(function*() {
-        const run = yield* (yield* Training).start(texts)
-        return { model: yield* run.model, vectors: yield* run.embedAll(texts.slice(0, 501)) }
-      })).pipe(Effect.provide(layer))
-      const local = yield* Effect.scoped(Effect.gen(function*() {
-        const run = yield* inProcess.start(texts)
-        return { model: yield* run.model, vectors: yield* run.embedAll(texts.slice(0, 501)) }
-      }))
+      const trainAndEmbed = (training: TrainingShape) =>
+        Effect.scoped(Effect.gen(function*() {
+          const run = yield* training.start(texts)
+          const runs: Array<ReadonlyArray<Float32Array>> = []
+          yield* run.embedInto(texts.slice(0, 501), (vectors) => Effect.sync(() => void runs.push(vectors)))
+          return { model: yield* run.model, runs }
+        }))
+      const off = yield* Effect.gen(function*() {
+        return yield* trainAndEmbed(yield* Training)
+      }).pipe(Effect.provide(layer))
+      const local = yield* trainAndEmbed(inProcess)
       assert.deepStrictEqual(off.model, local.model)
-      assert.strictEqual(off.vectors.length, 501)
-      assert.deepStrictEqual(off.vectors.map((v) => Array.from(v)), local.vectors.map((v) => Array.from(v)))
+      // The head comes first, from this thread, while the worker embeds the tail.
+      assert.isAbove(off.runs.length, 1)
+      const flat = (runs: ReadonlyArray<ReadonlyArray<Float32Array>>) => runs.flat().map((vector) => Array.from(vector))
+      assert.strictEqual(flat(off.runs).length, 501)
+      assert.deepStrictEqual(flat(off.runs), flat(local.runs))
     }), 120_000)
 })

@@ -1,7 +1,7 @@
 /**
  * Node backend of `Training`: a large corpus is trained on a worker thread from the moment its
  * texts are known, so the index writes its chunks meanwhile, and embedding is split between that
- * worker and the calling thread. A small corpus stays in process, since starting a worker costs
+ * worker and the calling thread, which stores the head's vectors while the worker embeds the tail. A small corpus stays in process, since starting a worker costs
  * more than it saves. The worker lives as long as the run's scope.
  */
 import { Effect, Layer } from "effect"
@@ -13,6 +13,12 @@ import type { TrainingMessage } from "./trainingWorker.ts"
 
 /** Below this many training texts the model is trained in process. */
 export const MIN_OFF_THREAD_TEXTS = 2_000
+
+/**
+ * The head of a batch this thread embeds itself: less than half, because it also stores the
+ * head's vectors while the worker is still embedding the tail.
+ */
+const LOCAL_SHARE = 0.4
 
 /** The worker's next message, or its failure. */
 const reply = <A>(worker: Worker): Promise<A> =>
@@ -48,21 +54,22 @@ const start: TrainingShape["start"] = (texts) => {
     let encoder: TextEncoderModel | undefined
     const run: TrainingRun = {
       model,
-      embedAll: (batch) =>
+      embedInto: (batch, sink) =>
         Effect.gen(function*() {
           encoder ??= Lsa.encoder(yield* model)
           const local = encoder
-          // The worker takes the second half while this thread embeds the first.
-          const half = Math.ceil(batch.length / 2)
+          // The worker embeds the tail while this thread embeds the head and stores it.
+          const split = Math.ceil(batch.length * LOCAL_SHARE)
           const theirs = reply<{ vectors: Float32Array }>(worker)
-          worker.postMessage({ embed: batch.slice(half) } satisfies TrainingMessage)
+          worker.postMessage({ embed: batch.slice(split) } satisfies TrainingMessage)
           const embed = (text: string) => Float32Array.from(local.embedOne(text))
-          const mine = batch.slice(0, half).map(embed)
+          yield* sink(batch.slice(0, split).map(embed))
           const packed = yield* Effect.tryPromise(() => theirs).pipe(Effect.map((message) => message.vectors), Effect.option)
-          const rest = packed._tag === "Some"
-            ? Array.from({ length: batch.length - half }, (_, i) => packed.value.subarray(i * local.dimension, (i + 1) * local.dimension))
-            : batch.slice(half).map(embed)
-          return [...mine, ...rest]
+          yield* sink(
+            packed._tag === "Some"
+              ? Array.from({ length: batch.length - split }, (_, i) => packed.value.subarray(i * local.dimension, (i + 1) * local.dimension))
+              : batch.slice(split).map(embed)
+          )
         })
     }
     return run

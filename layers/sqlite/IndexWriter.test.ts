@@ -258,11 +258,15 @@ describe("IndexWriter", () => {
       const writer = yield* IndexWriter.make.pipe(Effect.provideService(Database.Database, older))
       const { replaceAll: _replaceAll, vectors, ...content } = whole
       let chunksSeenWhileEmbedding = -1
-      const rebuilt = yield* writer.rebuild(content, Effect.sync(() => {
-        chunksSeenWhileEmbedding = Number((older.connection.prepare("SELECT count(*) AS n FROM chunks").get() as { n: number }).n)
-        // Float32Array vectors are stored as they are.
-        return { model: vectors!.model, entries: vectors!.entries.map((entry) => ({ ...entry, vector: Float32Array.from(entry.vector) })) }
-      }))
+      // In chunk id order, in two runs, the second as Float32Arrays (stored as they are).
+      const entries = [...vectors!.entries].sort((a, b) => (a.chunkId < b.chunkId ? -1 : 1))
+      const rebuilt = yield* writer.rebuild(content, (store) =>
+        Effect.gen(function*() {
+          chunksSeenWhileEmbedding = Number((older.connection.prepare("SELECT count(*) AS n FROM chunks").get() as { n: number }).n)
+          yield* store.open(vectors!.model)
+          yield* store.add(entries.slice(0, 10))
+          yield* store.add(entries.slice(10).map((entry) => ({ ...entry, vector: Float32Array.from(entry.vector) })))
+        }))
       assert.strictEqual(chunksSeenWhileEmbedding, chunks.length)
       assert.deepStrictEqual(rebuilt, written)
       assert.deepStrictEqual(dump(older.connection), dump(viaWrite.connection))
@@ -275,16 +279,24 @@ describe("IndexWriter", () => {
       const writer = yield* IndexWriter.make.pipe(Effect.provideService(Database.Database, database))
       const content = coldBuild(CHUNKS.slice(5, 40))
       const { replaceAll: _replaceAll, ...staged } = content
-      const failed = yield* Effect.flip(writer.rebuild(staged, Effect.fail("training died" as const)))
+      const failed = yield* Effect.flip(writer.rebuild(staged, (store) =>
+        Effect.andThen(store.open(MODEL_A), Effect.fail("training died" as const))))
       assert.strictEqual(failed, "training died")
       assert.deepStrictEqual(dump(database.connection), before)
-      const zero = yield* Effect.flip(writer.rebuild(staged, Effect.succeed({
-        model: MODEL_A,
-        entries: CHUNKS.slice(5, 40).map((chunk) => ({ chunkId: chunk.id, vector: [0, 0, 0, 0] }))
-      })))
-      assert.instanceOf(zero, IndexWriteError)
-      assert.strictEqual((zero as IndexWriteError).reason, "invalid_vector")
-      assert.deepStrictEqual(dump(database.connection), before)
+      const vector = (chunk: Chunk, v: ReadonlyArray<number>) => ({ chunkId: chunk.id, vector: v })
+      const refusals: ReadonlyArray<readonly [IndexWriteError["reason"], (store: IndexWriter.VectorStore) => Effect.Effect<void, IndexWriteError>]> = [
+        ["invalid_vector", (store) => Effect.andThen(store.open(MODEL_A), store.add([vector(CHUNKS[5]!, [0, 0, 0, 0])]))],
+        ["conflicting_batch", (store) => store.add([vector(CHUNKS[5]!, [1, 0, 0, 0])])],
+        ["duplicate_chunk", (store) =>
+          Effect.andThen(store.open(MODEL_A), Effect.andThen(store.add([vector(CHUNKS[5]!, [1, 0, 0, 0])]), store.add([vector(CHUNKS[5]!, [0, 1, 0, 0])])))],
+        ["unknown_chunk", (store) => Effect.andThen(store.open(MODEL_A), store.add([vector(CHUNKS[60]!, [1, 0, 0, 0])]))]
+      ]
+      for (const [reason, embed] of refusals) {
+        const error = yield* Effect.flip(writer.rebuild(staged, embed))
+        assert.instanceOf(error, IndexWriteError)
+        assert.strictEqual((error as IndexWriteError).reason, reason)
+        assert.deepStrictEqual(dump(database.connection), before)
+      }
       assert.isFalse(database.connection.isTransaction)
       const summary = yield* write(database, seedBatch(CHUNKS.slice(0, 3)))
       assert.strictEqual(summary.chunkCount, 3)

@@ -124,19 +124,29 @@ export class IndexWriteError extends Schema.TaggedError<IndexWriteError>()("Inde
   }
 }
 
-/** The vectors of a cold build, produced while its chunks are written. */
-export type StagedVectors = NonNullable<IndexWrite["vectors"]>
+/**
+ * Where a cold build's vectors go as they are produced, inside the build's transaction: `open`
+ * makes the space of the model that embeds them, then `add` stores vectors, each call's after the
+ * last's. Adding in chunk id order gives the file the bytes `write` gives it.
+ */
+export interface VectorStore {
+  readonly open: (model: VectorModel) => Effect.Effect<void, IndexWriteError>
+  readonly add: (entries: ReadonlyArray<VectorEntry>) => Effect.Effect<void, IndexWriteError>
+}
 
 export class IndexWriter extends Context.Service<IndexWriter, {
   /** Applies `batch` in one transaction; on any failure nothing of it is stored. */
   write(batch: IndexWrite): Effect.Effect<WriteSummary, IndexWriteError>
   /**
-   * A cold build (`batch` with `replaceAll` and `vectors.replace`) whose vectors are still being
-   * computed: the transaction opens and takes everything but the vectors while `vectors` runs
-   * elsewhere (another thread), then the vectors, and commits once. Exactly as `write` would store
-   * the whole batch; on any failure, of the write or of `vectors`, nothing of it is stored.
+   * A cold build (as `write` with `replaceAll`) whose vectors are still being computed: the
+   * transaction opens and takes everything but the vectors, then `embed` runs (the model may still
+   * be training on another thread) and stores vectors through the `VectorStore` as they come, and
+   * the whole commits once. On any failure, of the write or of `embed`, nothing of it is stored.
    */
-  rebuild<E>(batch: Omit<IndexWrite, "vectors" | "replaceAll">, vectors: Effect.Effect<StagedVectors, E>): Effect.Effect<WriteSummary, IndexWriteError | E>
+  rebuild<E>(
+    batch: Omit<IndexWrite, "vectors" | "replaceAll">,
+    embed: (store: VectorStore) => Effect.Effect<void, E | IndexWriteError>
+  ): Effect.Effect<WriteSummary, IndexWriteError | E>
   /** Every stored note with its content hash (null when none was recorded), by id. */
   readonly noteHashes: Effect.Effect<ReadonlyMap<string, string | null>, IndexWriteError>
   /** The stored chunks of `notes`: content sha and whether a vector is stored, by chunk id. */
@@ -431,7 +441,7 @@ export const make = Effect.gen(function*() {
         if (refused !== undefined) return Effect.fail(refused)
         return Effect.try({ try: () => transaction(db, () => apply(db, batch)), catch: failed })
       }),
-    rebuild: <E>(content: Omit<IndexWrite, "vectors" | "replaceAll">, vectors: Effect.Effect<StagedVectors, E>) =>
+    rebuild: <E>(content: Omit<IndexWrite, "vectors" | "replaceAll">, embed: (store: VectorStore) => Effect.Effect<void, E | IndexWriteError>) =>
       Effect.suspend(() => {
         const batch: IndexWrite = { ...content, replaceAll: true }
         const refused = readOnly ? refuse("read_only", path) : validate(batch)
@@ -450,23 +460,45 @@ export const make = Effect.gen(function*() {
             },
             catch: failed
           }),
-          (written) =>
-            Effect.flatMap(vectors, (staged) =>
-              Effect.suspend(() => {
-                const whole: IndexWrite = { ...batch, vectors: { ...staged, replace: true } }
-                // The content was checked before the transaction opened.
-                const invalid = validateVectors(staged)
-                if (invalid !== undefined) return Effect.fail(invalid)
-                return Effect.try({
-                  try: () => {
-                    settleSpace(db, whole)
-                    const summary = writeManifest(db, whole, { ...written, vectorsWritten: insertVectors(db, staged.entries, true) })
-                    db.exec("COMMIT")
-                    return summary
-                  },
-                  catch: failed
+          (written) => {
+            let model: VectorModel | undefined
+            let stored = 0
+            const seen = new Set<string>()
+            const store: VectorStore = {
+              open: (next) =>
+                Effect.suspend(() => {
+                  if (model !== undefined) return Effect.fail(refuse("conflicting_batch", `a second vector space (${next.id}) opened in one rebuild`))
+                  const invalid = validateVectors({ model: next, entries: [] })
+                  if (invalid !== undefined) return Effect.fail(invalid)
+                  return Effect.try({
+                    try: () => {
+                      settleSpace(db, { ...batch, vectors: { model: next, entries: [], replace: true } })
+                      model = next
+                    },
+                    catch: failed
+                  })
+                }),
+              add: (entries) =>
+                Effect.suspend(() => {
+                  if (model === undefined) return Effect.fail(refuse("conflicting_batch", "vectors added before their space was opened"))
+                  const invalid = validateVectors({ model, entries })
+                  if (invalid !== undefined) return Effect.fail(invalid)
+                  const repeated = entries.find((entry) => seen.has(entry.chunkId))
+                  if (repeated !== undefined) return Effect.fail(refuse("duplicate_chunk", repeated.chunkId))
+                  for (const entry of entries) seen.add(entry.chunkId)
+                  return Effect.try({ try: () => void (stored += insertVectors(db, entries, true)), catch: failed })
                 })
-              })),
+            }
+            return Effect.flatMap(embed(store), () =>
+              Effect.try({
+                try: () => {
+                  const summary = writeManifest(db, batch, { ...written, vectorsWritten: stored })
+                  db.exec("COMMIT")
+                  return summary
+                },
+                catch: failed
+              }))
+          },
           // Anything short of the commit leaves the previous index as it was.
           () => Effect.sync(() => {
             if (db.isTransaction) db.exec("ROLLBACK")

@@ -12,8 +12,12 @@ import * as Lsa from "./LatentSemanticEmbedder.ts"
 export interface TrainingRun {
   /** The trained model; waits for training to finish. */
   readonly model: Effect.Effect<Lsa.LsaModel>
-  /** Each text's vector under the trained model, in order, rounded to float32 as the index stores it. */
-  readonly embedAll: (texts: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<Float32Array>>
+  /**
+   * Each text's vector under the trained model, rounded to float32 as the index stores it, handed
+   * to `sink` in consecutive runs that cover `texts` in order, so the first can be stored while
+   * later ones are still being embedded.
+   */
+  readonly embedInto: <E>(texts: ReadonlyArray<string>, sink: (vectors: ReadonlyArray<Float32Array>) => Effect.Effect<void, E>) => Effect.Effect<void, E>
 }
 
 export interface TrainingShape {
@@ -29,10 +33,10 @@ export const inProcess: TrainingShape = {
       const trained = () => (model ??= Lsa.train(texts))
       return {
         model: Effect.sync(trained),
-        embedAll: (batch) =>
-          Effect.sync(() => {
+        embedInto: (batch, sink) =>
+          Effect.suspend(() => {
             encoder ??= Lsa.encoder(trained())
-            return batch.map((text) => Float32Array.from(encoder!.embedOne(text)))
+            return sink(batch.map((text) => Float32Array.from(encoder!.embedOne(text))))
           })
       }
     })
