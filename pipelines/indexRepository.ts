@@ -56,7 +56,10 @@ export type IndexProgress =
   | { readonly _tag: "Written" }
 
 export interface IndexReport {
-  /** Nothing a scan reads had changed since the build the index holds, so nothing was done. */
+  /**
+   * No file a scan reads had changed since the build the index holds, so nothing was done (the
+   * snapshot's run fields, such as the git revision, are brought up by the next full scan).
+   */
   readonly upToDate: boolean
   readonly notes: number
   readonly notesIndexed: number
@@ -266,10 +269,12 @@ export const indexRepository = Effect.fn("indexRepository")(function*(options: I
   const config = scanConfig(options.discovery)
   const fingerprint = yield* scanFingerprint(config)
   const memory = options.memory
+  // A long-lived process scans on a fork of its cache, kept only once the index commits: a refresh
+  // that fails must not leave stamps vouching for files the index never took in.
   const remembered: ScanCacheFile.ScanCacheFile = options.rebuild === true
     ? { cache: ScanCache.make() }
     : memory?.cache !== undefined && memory.snapshot !== undefined && memory.fingerprint !== undefined
-    ? { cache: memory.cache, fingerprint: memory.fingerprint, snapshotHash: memory.snapshot.contentHash }
+    ? { cache: memory.cache.fork(), fingerprint: memory.fingerprint, snapshotHash: memory.snapshot.contentHash }
     : yield* ScanCacheFile.read(fs, path.join(cairnDir(path, options.root), "scan-cache.json"))
   const manifest = yield* writer.manifest
 

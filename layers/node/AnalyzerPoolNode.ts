@@ -19,15 +19,19 @@ export const MIN_POOLED_BATCH = 200
 /** Files per chunk: small enough that the main thread's turns stay short. */
 const CHUNK = 20
 
-/** Resolves when every worker has reported that no chunk is left to claim. */
+/**
+ * Resolves once every worker has reported that no chunk is left to claim, or has failed or exited
+ * first. It never rejects: a worker's failure is not the batch's (its chunks are answered again).
+ */
 const collect = (workers: ReadonlyArray<Worker>, results: Array<ReadonlyArray<Analysis> | undefined>): Promise<void> =>
   Promise.all(workers.map((worker) =>
-    new Promise<void>((resolve, reject) => {
+    new Promise<void>((resolve) => {
       worker.on("message", (message: { id: number; analyses: ReadonlyArray<Analysis> }) => {
         if (message.id < 0) resolve()
         else results[message.id] = message.analyses
       })
-      worker.once("error", reject)
+      worker.once("error", () => resolve())
+      worker.once("exit", () => resolve())
     })
   )).then(() => undefined)
 
@@ -55,10 +59,8 @@ const analyzeAll = (analyzer: string, requests: ReadonlyArray<AnalysisRequest>):
           results[id] = yield* inProcess.analyzeAll(analyzer, chunks[id]!)
           yield* Effect.yieldNow
         }
-        yield* Effect.tryPromise(() => finished).pipe(
-          // A worker that died leaves its claimed chunks unanswered; the main thread answers them.
-          Effect.catch(() => Effect.void)
-        )
+        // A worker that died leaves its claimed chunks unanswered; the main thread answers them below.
+        yield* Effect.promise(() => finished)
         for (let id = 0; id < chunks.length; id++) {
           if (results[id] === undefined) results[id] = yield* inProcess.analyzeAll(analyzer, chunks[id]!)
         }

@@ -1,6 +1,7 @@
 import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { Worker } from "node:worker_threads"
 import { inProcess } from "../../src/index/ChunkerPool.ts"
 import { counter as approximate } from "../tokens/TokenCounterApproximate.ts"
 import { counter as wasm } from "../tokens/TokenCounterWasm.ts"
@@ -27,6 +28,24 @@ describe("ChunkerPoolNode", () => {
       assert.isTrue(pooled.every((chunks, i) => chunks.every((chunk) => chunk.path === requests[i]!.path)))
       assert.strictEqual(progress.at(-1), requests.length)
       assert.deepStrictEqual(progress, [...progress].sort((a, b) => a - b))
+    }).pipe(Effect.provide(NodeCrypto.layerDigest)), 60_000)
+
+  it.effect("chunkAll - a worker that fails leaves its groups to the main thread: same chunks, progress to the end", () =>
+    Effect.gen(function*() {
+      // The worker is handed files it cannot read, from the third group on, and throws there.
+      const post = Worker.prototype.postMessage
+      Worker.prototype.postMessage = function(this: Worker, message: { groups: ReadonlyArray<ReadonlyArray<unknown>> }, ...rest: Array<never>) {
+        const broken = { ...message, groups: message.groups.map((group, i) => (i < 2 ? group : group.map((request) => ({ ...(request as object), text: null })))) }
+        return post.call(this, broken, ...rest)
+      } as typeof post
+      const progress: Array<number> = []
+      const pooled = yield* pool.chunkAll(requests, wasm, (done) => progress.push(done)).pipe(
+        Effect.ensuring(Effect.sync(() => {
+          Worker.prototype.postMessage = post
+        }))
+      )
+      assert.deepStrictEqual(pooled, yield* inProcess.chunkAll(requests, wasm))
+      assert.strictEqual(progress.at(-1), requests.length)
     }).pipe(Effect.provide(NodeCrypto.layerDigest)), 60_000)
 
   it.effect("chunkAll - a batch counted by another counter stays in process and counts by that counter", () =>

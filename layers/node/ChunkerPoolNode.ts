@@ -21,16 +21,20 @@ const GROUP = 25
 
 type Groups = Array<ReadonlyArray<ReadonlyArray<Chunk>> | undefined>
 
-/** Resolves when every worker has reported that no group is left to claim. */
+/**
+ * Resolves once every worker has reported that no group is left to claim, or has failed or exited
+ * first. It never rejects: a worker's failure is not the batch's (its groups are answered again).
+ */
 const collect = (workers: ReadonlyArray<Worker>, results: Groups, finished: (id: number) => void): Promise<void> =>
   Promise.all(workers.map((worker) =>
-    new Promise<void>((resolve, reject) => {
+    new Promise<void>((resolve) => {
       worker.on("message", (message: { id: number; chunks: ReadonlyArray<ReadonlyArray<Chunk>> }) => {
         if (message.id < 0) return resolve()
         results[message.id] = message.chunks
         finished(message.id)
       })
-      worker.once("error", reject)
+      worker.once("error", () => resolve())
+      worker.once("exit", () => resolve())
     })
   )).then(() => undefined)
 
@@ -68,12 +72,12 @@ const chunkAll: ChunkerPoolShape["chunkAll"] = (requests, counter, onProgress) =
           finished(id)
           yield* Effect.yieldNow
         }
-        yield* Effect.tryPromise(() => collected).pipe(
-          // A worker that died leaves its claimed groups unanswered; the main thread answers them.
-          Effect.catch(() => Effect.void)
-        )
+        yield* Effect.promise(() => collected)
+        // A worker that died leaves its claimed groups unanswered; the main thread answers them.
         for (let id = 0; id < groups.length; id++) {
-          if (results[id] === undefined) results[id] = yield* inProcess.chunkAll(groups[id]!, counter)
+          if (results[id] !== undefined) continue
+          results[id] = yield* inProcess.chunkAll(groups[id]!, counter)
+          finished(id)
         }
         return results.flatMap((group) => group!)
       }),

@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { Worker } from "node:worker_threads"
 import { inProcess, Training, type TrainingShape } from "../../src/index/Training.ts"
 import { layer, MIN_OFF_THREAD_TEXTS } from "./TrainingNode.ts"
 
@@ -27,5 +28,33 @@ describe("TrainingNode", () => {
       const flat = (runs: ReadonlyArray<ReadonlyArray<Float32Array>>) => runs.flat().map((vector) => Array.from(vector))
       assert.strictEqual(flat(off.runs).length, 501)
       assert.deepStrictEqual(flat(off.runs), flat(local.runs))
+    }), 120_000)
+
+  it.live("start - a worker that fails is done without: the model trains and every text embeds on this thread", () =>
+    Effect.gen(function*() {
+      // The worker is handed a corpus it cannot read, and dies on it.
+      const post = Worker.prototype.postMessage
+      Worker.prototype.postMessage = function(this: Worker, message: object, ...rest: Array<never>) {
+        return post.call(this, "train" in message ? { train: null } : message, ...rest)
+      } as typeof post
+      const off = yield* Effect.scoped(Effect.gen(function*() {
+        const run = yield* (yield* Training).start(texts)
+        yield* Effect.sleep("200 millis")
+        const runs: Array<ReadonlyArray<Float32Array>> = []
+        yield* run.embedInto(texts.slice(0, 301), (vectors) => Effect.sync(() => void runs.push(vectors)))
+        return { model: yield* run.model, vectors: runs.flat().map((vector) => Array.from(vector)) }
+      })).pipe(
+        Effect.provide(layer),
+        Effect.ensuring(Effect.sync(() => {
+          Worker.prototype.postMessage = post
+        }))
+      )
+      const local = yield* Effect.scoped(Effect.gen(function*() {
+        const run = yield* inProcess.start(texts)
+        const runs: Array<ReadonlyArray<Float32Array>> = []
+        yield* run.embedInto(texts.slice(0, 301), (vectors) => Effect.sync(() => void runs.push(vectors)))
+        return { model: yield* run.model, vectors: runs.flat().map((vector) => Array.from(vector)) }
+      }))
+      assert.deepStrictEqual(off, local)
     }), 120_000)
 })

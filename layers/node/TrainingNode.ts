@@ -1,8 +1,10 @@
 /**
  * Node backend of `Training`: a large corpus is trained on a worker thread from the moment its
  * texts are known, so the index writes its chunks meanwhile, and embedding is split between that
- * worker and the calling thread, which stores the head's vectors while the worker embeds the tail. A small corpus stays in process, since starting a worker costs
- * more than it saves. The worker lives as long as the run's scope.
+ * worker and the calling thread, which stores the head's vectors while the worker embeds the tail.
+ * A small corpus stays in process, since starting a worker costs more than it saves. A worker that
+ * fails or exits is done without: its work is done on the calling thread. The worker lives as long
+ * as the run's scope.
  */
 import { Effect, Layer } from "effect"
 import { Worker } from "node:worker_threads"
@@ -20,20 +22,33 @@ export const MIN_OFF_THREAD_TEXTS = 2_000
  */
 const LOCAL_SHARE = 0.4
 
-/** The worker's next message, or its failure. */
-const reply = <A>(worker: Worker): Promise<A> =>
-  new Promise<A>((resolve, reject) => {
-    const fail = (error: unknown) => {
-      worker.off("message", done)
-      reject(error)
-    }
-    const done = (message: A) => {
-      worker.off("error", fail)
-      resolve(message)
-    }
-    worker.once("message", done)
-    worker.once("error", fail)
-  })
+/**
+ * One worker and whether it is still there. `ask` posts a message and resolves with the worker's
+ * answer, or with undefined when it has failed or exited (before or while asked): a caller then
+ * does the work itself, and nothing is ever left waiting or rejected unhandled.
+ */
+const helper = (worker: Worker) => {
+  let gone = false
+  const waiting = new Set<(answer: undefined) => void>()
+  const lost = () => {
+    gone = true
+    for (const resolve of waiting) resolve(undefined)
+    waiting.clear()
+  }
+  worker.on("error", lost)
+  worker.on("exit", lost)
+  return <A>(message: TrainingMessage): Promise<A | undefined> => {
+    if (gone) return Promise.resolve(undefined)
+    return new Promise<A | undefined>((resolve) => {
+      waiting.add(resolve)
+      worker.once("message", (answer: A) => {
+        waiting.delete(resolve)
+        resolve(answer)
+      })
+      worker.postMessage(message)
+    })
+  }
+}
 
 const start: TrainingShape["start"] = (texts) => {
   if (texts.length < MIN_OFF_THREAD_TEXTS) return inProcess.start(texts)
@@ -42,13 +57,12 @@ const start: TrainingShape["start"] = (texts) => {
       Effect.sync(() => new Worker(new URL("./trainingWorker.ts", import.meta.url))),
       (worker) => Effect.promise(() => worker.terminate())
     )
-    const trained = reply<{ model: Lsa.LsaModel }>(worker)
-    worker.postMessage({ train: texts } satisfies TrainingMessage)
-    // Should the worker die, the model is trained here instead: the run answers either way.
+    const ask = helper(worker)
+    const trained = ask<{ model: Lsa.LsaModel }>({ train: texts })
+    // Should the worker be gone, the model is trained here instead: the run answers either way.
     const model = yield* Effect.cached(
-      Effect.tryPromise(() => trained).pipe(
-        Effect.map((message) => message.model),
-        Effect.catch(() => Effect.sync(() => Lsa.train(texts)))
+      Effect.promise(() => trained).pipe(
+        Effect.flatMap((answer) => answer === undefined ? Effect.sync(() => Lsa.train(texts)) : Effect.succeed(answer.model))
       )
     )
     let encoder: TextEncoderModel | undefined
@@ -60,14 +74,13 @@ const start: TrainingShape["start"] = (texts) => {
           const local = encoder
           // The worker embeds the tail while this thread embeds the head and stores it.
           const split = Math.ceil(batch.length * LOCAL_SHARE)
-          const theirs = reply<{ vectors: Float32Array }>(worker)
-          worker.postMessage({ embed: batch.slice(split) } satisfies TrainingMessage)
+          const theirs = ask<{ vectors: Float32Array }>({ embed: batch.slice(split) })
           const embed = (text: string) => Float32Array.from(local.embedOne(text))
           yield* sink(batch.slice(0, split).map(embed))
-          const packed = yield* Effect.tryPromise(() => theirs).pipe(Effect.map((message) => message.vectors), Effect.option)
+          const answer = yield* Effect.promise(() => theirs)
           yield* sink(
-            packed._tag === "Some"
-              ? Array.from({ length: batch.length - split }, (_, i) => packed.value.subarray(i * local.dimension, (i + 1) * local.dimension))
+            answer !== undefined
+              ? Array.from({ length: batch.length - split }, (_, i) => answer.vectors.subarray(i * local.dimension, (i + 1) * local.dimension))
               : batch.slice(split).map(embed)
           )
         })

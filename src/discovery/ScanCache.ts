@@ -26,6 +26,12 @@ export interface ScanCache {
    */
   readonly startScan: () => void
   /**
+   * A cache that starts from this one's hashes and shares its memo tables (pure functions of their
+   * keys), but whose later scans leave this one as it is: a scan whose result may not be kept (an
+   * index write that can still fail) runs on a fork, which replaces the original once it is kept.
+   */
+  readonly fork: () => ScanCache
+  /**
    * The remembered hashes as `[path, stamp, hash]`, sorted by path: what a process may persist.
    * After a scan, only the files that scan looked at; a vanished file's entry is not carried on.
    */
@@ -36,14 +42,19 @@ export interface ScanCache {
  * A cache, optionally seeded with hashes a previous process persisted (so a one-shot CLI run can
  * trust unchanged stamps the way a long-lived process does).
  */
-export const make = (seed: ReadonlyArray<readonly [string, string, string]> = []): ScanCache => {
-  const hashes = new Map<string, { readonly stamp: string; readonly hash: string }>(
-    seed.map(([path, stamp, hash]) => [path, { stamp, hash }] as const)
-  )
-  const tables = new Map<string, WeakMap<object, unknown>>()
-  const textTables = new Map<string, Map<string, unknown>>()
-  let seen: Set<string> | undefined
-  return {
+export const make = (seed: ReadonlyArray<readonly [string, string, string]> = []): ScanCache =>
+  build(new Map(seed.map(([path, stamp, hash]) => [path, { stamp, hash }] as const)), new Map(), new Map(), undefined)
+
+type Hashes = Map<string, { readonly stamp: string; readonly hash: string }>
+
+const build = (
+  hashes: Hashes,
+  tables: Map<string, WeakMap<object, unknown>>,
+  textTables: Map<string, Map<string, unknown>>,
+  scanned: ReadonlySet<string> | undefined
+): ScanCache => {
+  let seen: Set<string> | undefined = scanned === undefined ? undefined : new Set(scanned)
+  const cache: ScanCache = {
     hashOf: (path, stamp) => {
       const entry = hashes.get(path)
       if (stamp === "" || entry === undefined || entry.stamp !== stamp) return undefined
@@ -58,6 +69,7 @@ export const make = (seed: ReadonlyArray<readonly [string, string, string]> = []
     startScan: () => {
       seen = new Set()
     },
+    fork: () => build(new Map(hashes), tables, textTables, seen),
     table: <K extends object, V>(name: string) => {
       let table = tables.get(name)
       if (table === undefined) {
@@ -80,6 +92,7 @@ export const make = (seed: ReadonlyArray<readonly [string, string, string]> = []
       return table as Map<string, V>
     }
   }
+  return cache
 }
 
 /** `compute(key)`, remembered in `table` (for as long as `key` lives, for a weak table). */

@@ -3,7 +3,9 @@
  * the files the last scan looked at, by stamp, the way `git status` trusts its index. Nothing is
  * read and no snapshot is loaded, so a repository that did not change is confirmed in the time a
  * listing takes. Any doubt (a stamp that moved, a file added or gone, another configuration or
- * analyzer version) answers "changed", and a full scan decides.
+ * analyzer version) answers "changed", and a full scan decides. What it does not look at is what
+ * no analyzer reads: the git revision and files no analyzer takes change a snapshot's run fields
+ * and coverage, never an entity or a relation.
  */
 import { Effect } from "effect"
 import type * as Digest from "effect/crypto/Digest"
@@ -48,14 +50,15 @@ export const unchangedSince = (
 ): Effect.Effect<Verdict, DiscoveryError, SourceTree> =>
   Effect.gen(function*() {
     const config = yield* DiscoveryConfig.make(overrides)
-    const remembered = cache.hashEntries()
+    // The last scan's own files only: a hash the cache still holds from an older scan vouches for nothing.
+    const remembered = new Map(cache.hashEntries().map(([path, stamp]) => [path, stamp] as const))
     const listing = yield* walk(config, cache)
     let analysable = 0
     for (const file of listing.files) {
       if (Registry.standard.analyzerFor(file.path) === undefined || file.size > config.maxFileBytes) continue
       analysable++
-      if (cache.hashOf(file.path, file.stamp) === undefined) return { unchanged: false, listing }
+      if (file.stamp === "" || remembered.get(file.path) !== file.stamp) return { unchanged: false, listing }
     }
     // Every listed file is remembered with its stamp; equal counts leave no remembered file unlisted.
-    return { unchanged: remembered.length > 0 && analysable === remembered.length, listing }
+    return { unchanged: remembered.size > 0 && analysable === remembered.size, listing }
   })

@@ -6,7 +6,7 @@
  */
 import { NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { DatabaseSync } from "node:sqlite"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -161,6 +161,50 @@ describe("refresh against a cold build", () => {
 })
 
 describe("refresh from a long-lived process", () => {
+  it("a refresh that cannot commit leaves nothing vouching for it: the next refresh indexes the edit", async () => {
+    const root = repository()
+    try {
+      const memory = IndexMemory.make()
+      await index(root, memory)
+      write(root, "docs/retention.md", "# Log retention\n\nApplication logs are kept for 45 days.\n")
+      // Another connection holds the write lock past the busy timeout, so this refresh fails.
+      const other = new DatabaseSync(join(root, ".cairn", "index.sqlite"))
+      other.exec("BEGIN IMMEDIATE")
+      const failed = await index(root, memory).then(() => "committed", () => "failed")
+      other.exec("ROLLBACK")
+      other.close()
+      assert.strictEqual(failed, "failed")
+      const next = await index(root, memory)
+      assert.deepStrictEqual([next.upToDate, next.notesIndexed], [false, 1])
+      assert.isTrue((await index(root, memory)).upToDate)
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
+  }, 60_000)
+
+  it("a file the last scan did not see is not vouched for by an older scan's stamp", async () => {
+    const root = repository()
+    const aside = mkdtempSync(join(tmpdir(), "cairn-aside-"))
+    try {
+      const memory = IndexMemory.make()
+      await index(root, memory)
+      // Moving a folder out and back keeps its files' stamps (times and inode) as they were.
+      // Two files leave and two others come, so the count of files alone does not change.
+      renameSync(join(root, "src"), join(aside, "src"))
+      write(root, "docs/extra.md", "# Extra\n\nA note that comes and goes.\n")
+      write(root, "docs/more.md", "# More\n\nAnother note that comes and goes.\n")
+      assert.strictEqual((await index(root, memory)).notesDeleted, 2)
+      renameSync(join(aside, "src"), join(root, "src"))
+      rmSync(join(root, "docs/extra.md"))
+      rmSync(join(root, "docs/more.md"))
+      const back = await index(root, memory)
+      assert.deepStrictEqual([back.upToDate, back.notesIndexed, back.notesDeleted], [false, 2, 2])
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+      rmSync(aside, { recursive: true, force: true })
+    }
+  }, 60_000)
+
   it("refreshes from memory, leaves the files of its first run until saved, then brings them up to date", async () => {
     const root = repository()
     try {
