@@ -8,7 +8,6 @@ import * as NodeChildProcessSpawner from "@effect/platform-node/NodeChildProcess
 import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
 import { Effect, FileSystem, Layer, Option, Path } from "effect"
 import * as NodeFs from "node:fs"
-import * as NodeOs from "node:os"
 import type { Chunk, ChunkId } from "../src/domain/Chunk.ts"
 import { DiscoveryError, SourceUnreadable } from "../src/domain/DiscoveryError.ts"
 import type { Snapshot } from "../src/domain/Snapshot.ts"
@@ -22,7 +21,7 @@ import { ChunkerPool } from "../src/index/ChunkerPool.ts"
 import { Training } from "../src/index/Training.ts"
 import type { TextEncoderModel } from "../src/index/HashingEmbedder.ts"
 import * as Lsa from "../src/index/LatentSemanticEmbedder.ts"
-import { History } from "../src/ports/History.ts"
+import { type BlameLine, History } from "../src/ports/History.ts"
 import type { NoteEdge } from "../src/ports/GraphStore.ts"
 import { TokenCounter } from "../src/ports/TokenCounter.ts"
 import * as ChunkerPoolNode from "../layers/node/ChunkerPoolNode.ts"
@@ -195,9 +194,6 @@ const relationUpdate = (
   return { from: from.sort(byCodeUnit), edges: edges.sort(byEdge) }
 }
 
-/** Blames running at once: git is a process of its own, so this is bound by cores, not by this thread. */
-const BLAME_CONCURRENCY = Math.max(2, 2 * NodeOs.availableParallelism())
-
 const utf8 = new TextDecoder()
 
 /**
@@ -320,15 +316,13 @@ export const indexRepository = Effect.fn("indexRepository")(function*(options: I
 
   // Chunk what moved, with the age of the words from git blame when the root is a work tree.
   const isRepository = Option.isSome(history) ? yield* history.value.isRepository : false
-  // One git process per file: several at once, since each waits on its own process.
-  const requests: ReadonlyArray<ChunkFileInput> = yield* Effect.forEach(changed, (note) =>
-    Effect.gen(function*() {
-      const text = yield* readText(path.join(options.root, note))
-      const blame = isRepository && Option.isSome(history)
-        ? Option.getOrUndefined(yield* history.value.blame(note).pipe(Effect.orElseSucceed(() => Option.none())))
-        : undefined
-      return { path: note, text, ...(blame === undefined ? {} : { history: blame }) }
-    }), { concurrency: BLAME_CONCURRENCY })
+  const blames = isRepository && Option.isSome(history) ? yield* history.value.blameAll(changed) : new Map<string, Option.Option<ReadonlyArray<BlameLine>>>()
+  const requests: Array<ChunkFileInput> = []
+  for (const note of changed) {
+    const text = yield* readText(path.join(options.root, note))
+    const blame = Option.getOrUndefined(blames.get(note) ?? Option.none())
+    requests.push({ path: note, text, ...(blame === undefined ? {} : { history: blame }) })
+  }
   const chunker = yield* ChunkerPool
   const chunks: Array<Chunk> = (yield* chunker.chunkAll(requests, counter, (done) => progress({ _tag: "Chunked", done, total: changed.length }))).flat()
 

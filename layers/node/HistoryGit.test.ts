@@ -147,4 +147,58 @@ describe("parsePorcelain", () => {
       { line: 2, authorTime: 1700000000, author: "Grace", authorMail: "grace@example.com" }
     ])
   })
+
+})
+
+describe("HistoryGit.blameAll", () => {
+  it.effect("blameAll - reading the log once answers every file exactly as blaming it does", () => {
+    const other = (root: string, args: ReadonlyArray<string>, date: string, name: string) =>
+      NodeChild.spawnSync("git", [...args], {
+        cwd: root,
+        env: { ...process.env, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: `${name.toLowerCase()}@example.com`, GIT_COMMITTER_NAME: name, GIT_COMMITTER_EMAIL: `${name.toLowerCase()}@example.com`, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date },
+        encoding: "utf8"
+      })
+    const paths = ["once.md", "twice.md", "renamed.md", "dirty.md", "staged.md", "untracked.md", "empty.md", "no newline.md", "branch.md", "ünïcode/ö.md"]
+    return withRoot((root) => {
+      git(root, ["init", "-q", "-b", "main"])
+      // The mailmap renames the first author, as blame shows it.
+      write(root, ".mailmap", "Grace Hopper <grace@example.com> <ada@example.com>\n")
+      for (const path of ["once.md", "twice.md", "old.md", "dirty.md", "staged.md", "empty.md", "no newline.md", "ünïcode/ö.md"]) {
+        write(root, path, path === "empty.md" ? "" : path === "no newline.md" ? "one\ntwo" : `# ${path}\n\nfirst\nsecond\n`)
+      }
+      git(root, ["add", "."])
+      git(root, ["commit", "-q", "-m", "first"], "2025-01-02T03:04:05Z")
+      write(root, "twice.md", "# twice.md\n\nfirst\nsecond, changed\n")
+      git(root, ["mv", "old.md", "renamed.md"])
+      other(root, ["commit", "-q", "-am", "second"], "2025-06-01T00:00:00Z", "Bob")
+      git(root, ["checkout", "-q", "-b", "side"])
+      write(root, "branch.md", "# branch\n\nfrom a branch\n")
+      git(root, ["add", "."])
+      git(root, ["commit", "-q", "-m", "side"], "2025-07-01T00:00:00Z")
+      git(root, ["checkout", "-q", "main"])
+      git(root, ["merge", "-q", "--no-ff", "-m", "merge", "side"], "2025-08-01T00:00:00Z")
+      write(root, "dirty.md", "# dirty.md\n\nfirst\nsecond\nthird, not committed\n")
+      write(root, "staged.md", "# staged.md\n\nfirst, staged\nsecond\n")
+      git(root, ["add", "staged.md"])
+      write(root, "untracked.md", "# untracked\n")
+    }, (root) =>
+      Effect.gen(function*() {
+        // The log answers for the files its one adding commit wrote whole, and leaves the rest to blame.
+        const log = NodeChild.spawnSync("git", ["log", "-m", "-z", "--format=%x01%H %at%x02%aN%x02%aE", "--name-status", "HEAD"], { cwd: root, encoding: "utf8" }).stdout
+        const status = NodeChild.spawnSync("git", ["status", "--porcelain", "-z", "--untracked-files=no"], { cwd: root, encoding: "utf8" }).stdout
+        const dirty = HistoryGit.dirtyPaths(status)
+        assert.deepStrictEqual(
+          [...HistoryGit.singleCommitPaths(log).keys()].filter((path) => !dirty.has(path)).sort(),
+          [".mailmap", "empty.md", "no newline.md", "once.md", "ünïcode/ö.md"]
+        )
+        const history = yield* History
+        const all = yield* history.blameAll(paths)
+        for (const path of paths) assert.deepStrictEqual(all.get(path), yield* history.blame(path), path)
+        // The files the log answered for, and one it could not: the file is the commit's alone.
+        assert.strictEqual(Option.getOrThrow(all.get("once.md")!)[0]?.author, "Grace Hopper")
+        assert.deepStrictEqual(Option.getOrThrow(all.get("empty.md")!), [])
+        assert.strictEqual(Option.getOrThrow(all.get("no newline.md")!).length, 2)
+        assert.isTrue(Option.isNone(all.get("untracked.md")!))
+      }), { batchFrom: 1 })
+  })
 })

@@ -3,7 +3,7 @@
  * history, as an untracked file; a path mapped to an error fails as a broken blame would.
  */
 import { Effect, Layer, Option } from "effect"
-import { type BlameLine, History, HistoryError } from "../../src/ports/History.ts"
+import { type BlameLine, blameEach, History, HistoryError } from "../../src/ports/History.ts"
 
 export type MemoryBlame = ReadonlyArray<BlameLine> | { readonly error: string }
 
@@ -15,14 +15,16 @@ export interface HistoryMemoryOptions {
 export const make = (files: Readonly<Record<string, MemoryBlame>>, options: HistoryMemoryOptions = {}): History["Service"] => {
   const isRepository = options.isRepository ?? true
   const blames = new Map(Object.entries(files))
+  const blame = (path: string) => {
+    const entry = blames.get(path)
+    if (!isRepository || entry === undefined) return Effect.succeed(Option.none())
+    if ("error" in entry) return Effect.fail(new HistoryError({ path, detail: entry.error }))
+    return Effect.succeed(Option.some([...entry].sort((a, b) => a.line - b.line)))
+  }
   return History.of({
     isRepository: Effect.succeed(isRepository),
-    blame: (path) => {
-      const entry = blames.get(path)
-      if (!isRepository || entry === undefined) return Effect.succeed(Option.none())
-      if ("error" in entry) return Effect.fail(new HistoryError({ path, detail: entry.error }))
-      return Effect.succeed(Option.some([...entry].sort((a, b) => a.line - b.line)))
-    }
+    blame,
+    blameAll: (paths) => blameEach(blame, paths, 1)
   })
 }
 

@@ -3,8 +3,7 @@
  * Chunking reads it for the age of the words. A root that is not a git work tree, a file git does
  * not track and a machine without git all answer none, never an error: history is an enrichment.
  */
-import type { Effect, Option } from "effect"
-import { Context, Schema } from "effect"
+import { Context, Effect, Option, Schema } from "effect"
 
 /** The last change to one line, as blame reports it. */
 export const BlameLine = Schema.Struct({
@@ -39,4 +38,22 @@ export class History extends Context.Service<History, {
    * tree index differently on every run.
    */
   readonly blame: (path: string) => Effect.Effect<Option.Option<ReadonlyArray<BlameLine>>, HistoryError>
+  /**
+   * `blame` of every path, by path, possibly cheaper than one at a time. A path whose blame fails
+   * is none here: a whole index run should not fail on one file's history.
+   */
+  readonly blameAll: (paths: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, Option.Option<ReadonlyArray<BlameLine>>>>
 }>()("cairn/ports/History") {}
+
+/** `blameAll` through `blame`, `concurrency` at a time: what a backend with no cheaper way answers. */
+export const blameEach = (
+  blame: (path: string) => Effect.Effect<Option.Option<ReadonlyArray<BlameLine>>, HistoryError>,
+  paths: ReadonlyArray<string>,
+  concurrency: number
+): Effect.Effect<ReadonlyMap<string, Option.Option<ReadonlyArray<BlameLine>>>> =>
+  Effect.map(
+    Effect.forEach(paths, (path) => Effect.map(blame(path).pipe(Effect.orElseSucceed(() => Option.none())), (lines) => [path, lines] as const), {
+      concurrency
+    }),
+    (entries) => new Map(entries)
+  )
