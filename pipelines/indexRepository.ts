@@ -222,9 +222,17 @@ export const pendingChanges = Effect.fn("pendingChanges")(function*(options: { r
   const path = yield* Path.Path
   const writer = yield* IndexWriter
   yield* requireDirectory(fs, options.root)
-  const { cache } = yield* ScanCacheFile.read(fs, path.join(cairnDir(path, options.root), "scan-cache.json"))
+  const config = scanConfig(options.discovery)
+  const remembered = yield* ScanCacheFile.read(fs, path.join(cairnDir(path, options.root), "scan-cache.json"))
+  const manifest = yield* writer.manifest
+  // As a refresh would find it: nothing to do when the index holds the last scan and nothing moved.
+  const verdict = manifest !== undefined && remembered.snapshotHash === manifest.snapshotHash && remembered.fingerprint === (yield* scanFingerprint(config))
+    ? yield* unchangedSince({ root: options.root, config, cache: remembered.cache })
+    : undefined
+  if (verdict?.unchanged === true) return { added: [], changed: [], deleted: [] } satisfies PendingChanges
+  const { cache } = remembered
   const previous = yield* SnapshotFile.read(fs, path.join(cairnDir(path, options.root), "snapshot.json"), cache)
-  const snapshot = yield* discover({ root: options.root, config: scanConfig(options.discovery), previous: Option.getOrUndefined(previous), cache })
+  const snapshot = yield* discover({ root: options.root, config, previous: Option.getOrUndefined(previous), cache, listing: verdict?.listing })
   const current = notesOf(snapshot)
   const stored = yield* writer.noteHashes
   return {

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Effect } from "effect"
 import * as IndexMemory from "../../pipelines/indexMemory.ts"
-import { indexLayer, indexRepository, saveIndexMemory } from "../../pipelines/indexRepository.ts"
+import { indexLayer, indexRepository, pendingChanges, saveIndexMemory } from "../../pipelines/indexRepository.ts"
 
 const write = (root: string, path: string, text: string) => {
   mkdirSync(join(root, path, ".."), { recursive: true })
@@ -114,6 +114,24 @@ const tables = (root: string) => {
     db.close()
   }
 }
+
+describe("pending changes", () => {
+  it("answers from a listing when nothing moved, and names what moved otherwise", async () => {
+    const root = repository()
+    try {
+      await index(root)
+      const pending = () =>
+        Effect.runPromise(pendingChanges({ root }).pipe(Effect.provide(indexLayer(root)), Effect.provide(NodeServices.layer)))
+      assert.deepStrictEqual(await pending(), { added: [], changed: [], deleted: [] })
+      write(root, "docs/retention.md", "# Log retention\n\nApplication logs are kept for 60 days.\n")
+      write(root, "docs/new.md", "# New\n\nA new note.\n")
+      rmSync(join(root, "src/x.ts"))
+      assert.deepStrictEqual(await pending(), { added: ["docs/new.md"], changed: ["docs/retention.md"], deleted: ["src/x.ts"] })
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
+  }, 60_000)
+})
 
 describe("refresh against a cold build", () => {
   it("after edits that move links, an export and a deletion, an index refreshed in place holds what a cold build holds", async () => {
