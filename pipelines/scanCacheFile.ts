@@ -7,6 +7,7 @@
  */
 import { Effect, FileSystem } from "effect"
 import * as ScanCache from "../src/discovery/ScanCache.ts"
+import { writeWhole } from "./snapshotFile.ts"
 
 const FORMAT = "cairn/scan-cache@2"
 
@@ -50,4 +51,4 @@ export const write = (
   cache: ScanCache.ScanCache,
   stamp: { readonly fingerprint: string; readonly snapshotHash: string }
 ) =>
-  fs.writeFileString(file, JSON.stringify({ format: FORMAT, fingerprint: stamp.fingerprint, snapshotHash: stamp.snapshotHash, entries: cache.hashEntries() }))
+  writeWhole(fs, file, JSON.stringify({ format: FORMAT, fingerprint: stamp.fingerprint, snapshotHash: stamp.snapshotHash, entries: cache.hashEntries() }))

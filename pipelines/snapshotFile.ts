@@ -44,8 +44,15 @@ export const read = (fs: FileSystem.FileSystem, file: string, cache: ScanCache):
 
 /** Writes `snapshot` whole: a reader never sees half a file, even if this process dies mid-write. */
 export const write = (fs: FileSystem.FileSystem, file: string, snapshot: Snapshot, cache: ScanCache) =>
+  writeWhole(fs, file, `${serialize(snapshot, cache)}\n`)
+
+/**
+ * `text` into `file` through a temporary file of this process's own, then a rename: readers see the
+ * old file or the new one, and two processes writing at once do not take each other's temporary.
+ */
+export const writeWhole = (fs: FileSystem.FileSystem, file: string, text: string) =>
   Effect.gen(function*() {
-    const temporary = `${file}.tmp`
-    yield* fs.writeFileString(temporary, `${serialize(snapshot, cache)}\n`)
+    const temporary = `${file}.${process.pid}.tmp`
+    yield* fs.writeFileString(temporary, text)
     yield* fs.rename(temporary, file)
   })
