@@ -304,11 +304,17 @@ export const indexRepository = Effect.fn("indexRepository")(function*(options: I
 
   // Discovery, offered the last snapshot so unchanged files are not parsed again. The snapshot file
   // is trusted; should it hold something a scan cannot take, the scan runs cold instead.
-  const cache = remembered.cache
+  let cache = remembered.cache
   const previous = options.rebuild === true ? undefined
     : memory?.snapshot ?? Option.getOrUndefined(yield* SnapshotFile.read(fs, path.join(cairnDir(path, options.root), "snapshot.json"), cache))
   const snapshot = yield* discover({ root: options.root, config, previous, cache, listing: verdict?.listing }).pipe(
-    Effect.catchDefect(() => discover({ root: options.root, config, cache: ScanCache.make() }))
+    Effect.catchDefect(() =>
+      Effect.suspend(() => {
+        // The cold scan's own cache is the one that may vouch for it afterwards.
+        cache = ScanCache.make()
+        return discover({ root: options.root, config, cache })
+      })
+    )
   )
 
   const current = notesOf(snapshot)
