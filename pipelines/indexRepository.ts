@@ -372,6 +372,9 @@ export const indexRepository = Effect.fn("indexRepository")(function*(options: I
       return yield* writer.rebuild(content, (store) =>
         Effect.gen(function*() {
           const trained = yield* run.model
+          // Each step is long and synchronous; yielding between them lets a Ctrl-C in meanwhile
+          // interrupt the build (and roll it back) instead of waiting for the commit.
+          yield* Effect.yieldNow
           encoder = Lsa.encoder(trained)
           yield* store.open({ id: encoder.id, version: encoder.version, dimension: encoder.dimension, model: Lsa.encodeModel(trained) })
           progress({ _tag: "Embedding", chunks: chunks.length })
@@ -379,8 +382,9 @@ export const indexRepository = Effect.fn("indexRepository")(function*(options: I
           yield* run.embedInto(ordered.map((chunk) => chunk.text), (vectors) => {
             const entries = vectors.map((vector, i) => ({ chunkId: ordered[next + i]!.id as ChunkId, vector }))
             next += vectors.length
-            return store.add(entries)
+            return Effect.andThen(Effect.yieldNow, store.add(entries))
           })
+          yield* Effect.yieldNow
         }))
     }))
     embedded = chunks.length
