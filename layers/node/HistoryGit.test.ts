@@ -201,4 +201,29 @@ describe("HistoryGit.blameAll", () => {
         assert.isTrue(Option.isNone(all.get("untracked.md")!))
       }), { batchFrom: 1 })
   })
+
+  it.effect("blameAll - a root inside the work tree is answered for its own files, not the top's of the same name", () =>
+    Effect.gen(function*() {
+      const top = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "cairn-history-top-"))
+      try {
+        git(top, ["init", "-q", "-b", "main"])
+        // `a.md` at the top is one commit's; `pkg/a.md` has lines from two.
+        write(top, "a.md", "top\n")
+        write(top, "pkg/a.md", "first\n")
+        write(top, "pkg/b.md", "only once\n")
+        git(top, ["add", "."])
+        git(top, ["commit", "-q", "-m", "one"], "2025-01-02T03:04:05Z")
+        write(top, "pkg/a.md", "first\nsecond\n")
+        git(top, ["commit", "-q", "-am", "two"], "2025-06-01T00:00:00Z")
+        const root = NodePath.join(top, "pkg")
+        const { all, each } = yield* Effect.gen(function*() {
+          const history = yield* History
+          return { all: yield* history.blameAll(["a.md", "b.md"]), each: [yield* history.blame("a.md"), yield* history.blame("b.md")] }
+        }).pipe(Effect.provide(HistoryGit.layer(root, { batchFrom: 1 })))
+        assert.deepStrictEqual([all.get("a.md"), all.get("b.md")], each)
+        assert.deepStrictEqual(Option.getOrThrow(all.get("a.md")!).map((line) => line.authorTime), [1735787045, 1748736000])
+      } finally {
+        NodeFs.rmSync(top, { recursive: true, force: true })
+      }
+    }).pipe(Effect.provide(NodeServices.layer)))
 })

@@ -192,19 +192,25 @@ export const make = Effect.fnUntraced(function*(root: string, options: HistoryGi
       if (Option.isNone(commits) || commits.value.code !== 0 || !(Number(commits.value.stdout.trim()) <= maxLogCommits)) {
         return yield* blameEach(blame, paths, BLAME_CONCURRENCY)
       }
-      const [log, status] = yield* Effect.all([
+      const [log, status, prefix] = yield* Effect.all([
         run(["log", "-m", "-z", "--no-color", "--format=%x01%H %at%x02%aN%x02%aE", "--name-status", "HEAD"]),
-        run(["status", "--porcelain", "-z", "--untracked-files=no"])
-      ], { concurrency: 2 })
-      if (Option.isNone(log) || log.value.code !== 0 || Option.isNone(status) || status.value.code !== 0) {
+        run(["status", "--porcelain", "-z", "--untracked-files=no"]),
+        // Both name paths from the top of the work tree; the root may be a folder inside it.
+        run(["rev-parse", "--show-prefix"])
+      ], { concurrency: 3 })
+      if (
+        Option.isNone(log) || log.value.code !== 0 || Option.isNone(status) || status.value.code !== 0 ||
+        Option.isNone(prefix) || prefix.value.code !== 0
+      ) {
         return yield* blameEach(blame, paths, BLAME_CONCURRENCY)
       }
       const single = singleCommitPaths(log.value.stdout)
       const dirty = dirtyPaths(status.value.stdout)
+      const top = prefix.value.stdout.replace(/\n$/, "")
       const known = new Map<string, Option.Option<ReadonlyArray<BlameLine>>>()
       const rest: Array<string> = []
       for (const path of paths) {
-        const commit = dirty.has(path) ? undefined : single.get(path)
+        const commit = dirty.has(`${top}${path}`) ? undefined : single.get(`${top}${path}`)
         const text = commit === undefined ? undefined : readText(NodePath.join(root, path))
         if (commit === undefined || text === undefined) {
           rest.push(path)
