@@ -6,6 +6,7 @@
  * that is not a snapshot is ignored and the scan starts cold; it only ever makes a scan faster.
  */
 import { Effect, FileSystem, Option } from "effect"
+import * as NodePath from "node:path"
 import type { Snapshot } from "../src/domain/Snapshot.ts"
 import { adopt, serialize } from "../src/discovery/Assemble.ts"
 import type { ScanCache } from "../src/discovery/ScanCache.ts"
@@ -46,12 +47,29 @@ export const read = (fs: FileSystem.FileSystem, file: string, cache: ScanCache):
 export const write = (fs: FileSystem.FileSystem, file: string, snapshot: Snapshot, cache: ScanCache) =>
   writeWhole(fs, file, `${serialize(snapshot, cache)}\n`)
 
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as { code?: string }).code === "EPERM"
+  }
+}
+
 /**
  * `text` into `file` through a temporary file of this process's own, then a rename: readers see the
  * old file or the new one, and two processes writing at once do not take each other's temporary.
+ * A temporary left by a process that died mid-write is removed, so none accumulate.
  */
 export const writeWhole = (fs: FileSystem.FileSystem, file: string, text: string) =>
   Effect.gen(function*() {
+    const directory = NodePath.dirname(file)
+    const prefix = `${NodePath.basename(file)}.`
+    for (const name of yield* fs.readDirectory(directory).pipe(Effect.orElseSucceed(() => []))) {
+      const pid = name.startsWith(prefix) && name.endsWith(".tmp") ? Number(name.slice(prefix.length, -".tmp".length)) : Number.NaN
+      if (Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && !alive(pid)) yield* fs.remove(NodePath.join(directory, name)).pipe(Effect.ignore)
+    }
     const temporary = `${file}.${process.pid}.tmp`
     yield* fs.writeFileString(temporary, text)
     yield* fs.rename(temporary, file)

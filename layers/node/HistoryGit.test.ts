@@ -158,19 +158,41 @@ describe("HistoryGit.blameAll", () => {
         env: { ...process.env, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: `${name.toLowerCase()}@example.com`, GIT_COMMITTER_NAME: name, GIT_COMMITTER_EMAIL: `${name.toLowerCase()}@example.com`, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date },
         encoding: "utf8"
       })
-    const paths = ["once.md", "twice.md", "renamed.md", "dirty.md", "staged.md", "untracked.md", "empty.md", "no newline.md", "branch.md", "ünïcode/ö.md"]
+    const paths = [
+      "once.md", "twice.md", "renamed.md", "dirty.md", "staged.md", "untracked.md", "empty.md", "no newline.md", "branch.md", "ünïcode/ö.md",
+      "split-a.md", "split-b.md", "assumed.md", "filtered.md"
+    ]
+    const long = Array.from({ length: 40 }, (_, i) => `line ${i}`).join("\n") + "\n"
     return withRoot((root) => {
       git(root, ["init", "-q", "-b", "main"])
+      // Rename detection off in the user's configuration: the log is read with its own settings.
+      git(root, ["config", "diff.renames", "false"])
+      // A clean filter: the committed blob lacks a line the file on disk has, yet status is clean.
+      git(root, ["config", "filter.strip.clean", "grep -v '^#secret'"])
+      git(root, ["config", "filter.strip.smudge", "cat"])
+      write(root, ".gitattributes", "filtered.md filter=strip\n")
       // The mailmap renames the first author, as blame shows it.
       write(root, ".mailmap", "Grace Hopper <grace@example.com> <ada@example.com>\n")
-      for (const path of ["once.md", "twice.md", "old.md", "dirty.md", "staged.md", "empty.md", "no newline.md", "ünïcode/ö.md"]) {
+      for (const path of ["once.md", "twice.md", "old.md", "dirty.md", "staged.md", "empty.md", "no newline.md", "ünïcode/ö.md", "assumed.md"]) {
         write(root, path, path === "empty.md" ? "" : path === "no newline.md" ? "one\ntwo" : `# ${path}\n\nfirst\nsecond\n`)
       }
+      write(root, "whole.md", long)
+      write(root, "filtered.md", "# filtered\n#secret kept out of the blob\nfirst\n")
       git(root, ["add", "."])
       git(root, ["commit", "-q", "-m", "first"], "2025-01-02T03:04:05Z")
       write(root, "twice.md", "# twice.md\n\nfirst\nsecond, changed\n")
       git(root, ["mv", "old.md", "renamed.md"])
+      write(root, "renamed.md", "# old.md\n\nfirst\nsecond\nthird, after the move\n")
       other(root, ["commit", "-q", "-am", "second"], "2025-06-01T00:00:00Z", "Bob")
+      // One file split in two: the log pairs it with at most one half; blame follows both.
+      git(root, ["rm", "-q", "whole.md"])
+      write(root, "split-a.md", `${long}extra a\n`)
+      write(root, "split-b.md", `${long}extra b\n`)
+      git(root, ["add", "."])
+      other(root, ["commit", "-q", "-m", "split"], "2025-06-15T00:00:00Z", "Bob")
+      // Marked unchanged, then changed: status trusts the mark, blame reads the file.
+      git(root, ["update-index", "--assume-unchanged", "assumed.md"])
+      write(root, "assumed.md", "# assumed.md\n\nfirst\nsecond\nthird, unseen by status\n")
       git(root, ["checkout", "-q", "-b", "side"])
       write(root, "branch.md", "# branch\n\nfrom a branch\n")
       git(root, ["add", "."])
@@ -184,12 +206,12 @@ describe("HistoryGit.blameAll", () => {
     }, (root) =>
       Effect.gen(function*() {
         // The log answers for the files its one adding commit wrote whole, and leaves the rest to blame.
-        const log = NodeChild.spawnSync("git", ["log", "-m", "-z", "--format=%x01%H %at%x02%aN%x02%aE", "--name-status", "HEAD"], { cwd: root, encoding: "utf8" }).stdout
+        const log = NodeChild.spawnSync("git", [...HistoryGit.LOG_ARGUMENTS], { cwd: root, encoding: "utf8" }).stdout
         const status = NodeChild.spawnSync("git", ["status", "--porcelain", "-z", "--untracked-files=no"], { cwd: root, encoding: "utf8" }).stdout
         const dirty = HistoryGit.dirtyPaths(status)
         assert.deepStrictEqual(
           [...HistoryGit.singleCommitPaths(log).keys()].filter((path) => !dirty.has(path)).sort(),
-          [".mailmap", "empty.md", "no newline.md", "once.md", "ünïcode/ö.md"]
+          [".gitattributes", ".mailmap", "assumed.md", "empty.md", "filtered.md", "no newline.md", "once.md", "ünïcode/ö.md"]
         )
         const history = yield* History
         const all = yield* history.blameAll(paths)
@@ -199,6 +221,10 @@ describe("HistoryGit.blameAll", () => {
         assert.deepStrictEqual(Option.getOrThrow(all.get("empty.md")!), [])
         assert.strictEqual(Option.getOrThrow(all.get("no newline.md")!).length, 2)
         assert.isTrue(Option.isNone(all.get("untracked.md")!))
+        // Blame gives the split halves the old file's lines, and the filtered and assumed files their true lines.
+        assert.strictEqual(Option.getOrThrow(all.get("split-a.md")!)[0]?.author, "Grace Hopper")
+        assert.strictEqual(Option.getOrThrow(all.get("filtered.md")!).length, 2)
+        assert.strictEqual(Option.getOrThrow(all.get("assumed.md")!).length, 4)
       }), { batchFrom: 1 })
   })
 

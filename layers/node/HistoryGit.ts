@@ -6,7 +6,9 @@
  * a blame that fails for another reason is a `HistoryError`.
  */
 import { Effect, Layer, Option, Stream } from "effect"
+import * as NodeCrypto from "node:crypto"
 import * as NodeFs from "node:fs"
+import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
 import { ChildProcess, ChildProcessSpawner } from "effect/process"
 import { type BlameLine, blameEach, History, HistoryError } from "../../src/ports/History.ts"
@@ -16,14 +18,15 @@ export interface HistoryGitOptions {
   readonly git?: string
   /**
    * `blameAll` reads the history once, rather than blaming file by file, from this many paths up
-   * (default 50), when the history holds at most `maxLogCommits` commits (default 20,000).
+   * (default 50), when the history holds at most `maxLogCommits` commits (default 1,000,000: one
+   * log pass costs about what one blame of a file costs in a long history, so it pays off early).
    */
   readonly batchFrom?: number
   readonly maxLogCommits?: number
 }
 
 /** Blames running at once: each is a git process of its own. */
-const BLAME_CONCURRENCY = 8
+const BLAME_CONCURRENCY = Math.max(2, 2 * NodeOs.availableParallelism())
 
 /** Who made a commit and when, as blame reports it (with the mailmap applied, as blame applies it). */
 interface Commit {
@@ -33,41 +36,70 @@ interface Commit {
 }
 
 /**
- * Per path, the commits of `git log -m -z --name-status` that touched it, and whether it was ever
- * the target of a rename or copy. A path added by its only commit, not renamed into and clean in
- * the work tree, has every line from that commit: what `git blame` would say, without running it.
+ * The arguments of the one log pass: each commit's author (through the mailmap) and, per parent,
+ * the paths it added, modified or deleted, with rename detection off and paths from the top of
+ * the work tree whatever the user's configuration says.
+ */
+export const LOG_ARGUMENTS = [
+  "log", "-m", "-z", "--no-color", "--no-renames", "--no-relative", "--format=%x01%H %at%x02%aN%x02%aE", "--name-status", "HEAD"
+] as const
+
+/**
+ * From the output of `LOG_ARGUMENTS`: the paths whose every line `git blame` would give to one
+ * commit, with that commit. Such a path was added by the only commit that touches it, and that
+ * commit deleted nothing (a deletion beside an addition may be a rename or a split that blame
+ * follows). Anything in the output it cannot read answers no path at all, so everything is blamed.
  */
 export const singleCommitPaths = (log: string): Map<string, Commit> => {
-  const touched = new Map<string, { count: number; commit: Commit; added: boolean; moved: boolean }>()
+  const touched = new Map<string, { count: number; commit: Commit; added: boolean; deletes: boolean }>()
   for (const record of log.split("\u0001")) {
     if (record === "") continue
     const headerEnd = record.indexOf("\u0000")
-    const [time, author, authorMail] = record.slice(0, headerEnd).split("\u0002")
-    const authorTime = Number(time?.slice(time.indexOf(" ") + 1))
-    if (author === undefined || authorMail === undefined || !Number.isSafeInteger(authorTime)) continue
+    const header = (headerEnd < 0 ? record : record.slice(0, headerEnd)).split("\u0002")
+    const [hashAndTime, author, authorMail] = header
+    const authorTime = Number(hashAndTime?.slice(hashAndTime.indexOf(" ") + 1))
+    if (header.length !== 3 || author === undefined || authorMail === undefined || !Number.isSafeInteger(authorTime)) return new Map()
     const commit: Commit = { authorTime, author, authorMail }
-    const tokens = record.slice(headerEnd + 1).replace(/^\n/, "").split("\u0000")
-    for (let i = 0; i < tokens.length;) {
+    const tokens = headerEnd < 0 ? [] : record.slice(headerEnd + 1).replace(/^\n/, "").split("\u0000")
+    const changes: Array<readonly [string, string]> = []
+    for (let i = 0; i < tokens.length; i++) {
       const status = tokens[i]!
-      if (status === "") {
-        i++
-        continue
-      }
-      const paths = status.startsWith("R") || status.startsWith("C") ? [tokens[i + 1]!, tokens[i + 2]!] : [tokens[i + 1]!]
-      i += 1 + paths.length
-      paths.forEach((path, index) => {
-        const entry = touched.get(path) ?? { count: 0, commit, added: false, moved: false }
-        entry.count++
-        entry.commit = commit
-        entry.added = status === "A"
-        // The target of a rename or copy has lines older than this commit.
-        if (index === 1) entry.moved = true
-        touched.set(path, entry)
-      })
+      if (status === "") continue
+      const path = tokens[++i]
+      // With renames off every entry is a status and one path; anything else is not understood.
+      if (!/^[ADMTUX]$/.test(status) || path === undefined) return new Map()
+      changes.push([status, path])
+    }
+    const deletes = changes.some(([status]) => status === "D")
+    for (const [status, path] of changes) {
+      const entry = touched.get(path) ?? { count: 0, commit, added: false, deletes }
+      entry.count++
+      entry.commit = commit
+      entry.added = status === "A"
+      entry.deletes = deletes
+      touched.set(path, entry)
     }
   }
   const out = new Map<string, Commit>()
-  for (const [path, entry] of touched) if (entry.count === 1 && entry.added && !entry.moved) out.set(path, entry.commit)
+  for (const [path, entry] of touched) if (entry.count === 1 && entry.added && !entry.deletes) out.set(path, entry.commit)
+  return out
+}
+
+/**
+ * The blob id git would give `bytes` (SHA-1, or SHA-256 in a repository of that format), to
+ * compare the file on disk with the blob the index holds: `git status` trusts stat data and flags
+ * (assume-unchanged, skip-worktree) and applies filters, blame reads the bytes.
+ */
+export const blobId = (bytes: Uint8Array, hexLength: number): string =>
+  NodeCrypto.createHash(hexLength === 64 ? "sha256" : "sha1").update(`blob ${bytes.length}\u0000`).update(bytes).digest("hex")
+
+/** Path → blob id, from `git ls-files -s -z` (stage 0 entries). */
+export const indexBlobs = (listing: string): Map<string, string> => {
+  const out = new Map<string, string>()
+  for (const entry of listing.split("\u0000")) {
+    const match = /^\d+ ([0-9a-f]+) 0\t([\s\S]*)$/.exec(entry)
+    if (match !== null) out.set(match[2]!, match[1]!)
+  }
   return out
 }
 
@@ -85,19 +117,19 @@ export const dirtyPaths = (status: string): Set<string> => {
   return out
 }
 
-const readText = (file: string): string | undefined => {
+const readBytes = (file: string): Uint8Array | undefined => {
   try {
-    return NodeFs.readFileSync(file, "utf8")
+    return NodeFs.readFileSync(file)
   } catch {
     return undefined
   }
 }
 
-/** Git's lines of a text: one per newline, and the last one even without its newline. */
-const lineCount = (text: string): number => {
+/** Git's lines of a file: one per newline, and the last one even without its newline. */
+const lineCount = (bytes: Uint8Array): number => {
   let count = 0
-  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) count++
-  return text.length > 0 && !text.endsWith("\n") ? count + 1 : count
+  for (let i = bytes.indexOf(10); i >= 0; i = bytes.indexOf(10, i + 1)) count++
+  return bytes.length > 0 && bytes[bytes.length - 1] !== 10 ? count + 1 : count
 }
 
 // The object id of the working tree's uncommitted lines.
@@ -184,7 +216,7 @@ export const make = Effect.fnUntraced(function*(root: string, options: HistoryGi
     })
 
   const batchFrom = options.batchFrom ?? 50
-  const maxLogCommits = options.maxLogCommits ?? 20_000
+  const maxLogCommits = options.maxLogCommits ?? 1_000_000
   const blameAll = (paths: ReadonlyArray<string>) =>
     Effect.gen(function*() {
       if (paths.length < batchFrom || !(yield* isRepository)) return yield* blameEach(blame, paths, BLAME_CONCURRENCY)
@@ -192,31 +224,36 @@ export const make = Effect.fnUntraced(function*(root: string, options: HistoryGi
       if (Option.isNone(commits) || commits.value.code !== 0 || !(Number(commits.value.stdout.trim()) <= maxLogCommits)) {
         return yield* blameEach(blame, paths, BLAME_CONCURRENCY)
       }
-      const [log, status, prefix] = yield* Effect.all([
-        run(["log", "-m", "-z", "--no-color", "--format=%x01%H %at%x02%aN%x02%aE", "--name-status", "HEAD"]),
+      const [log, status, prefix, staged, blameConfig] = yield* Effect.all([
+        run(LOG_ARGUMENTS),
         run(["status", "--porcelain", "-z", "--untracked-files=no"]),
-        // Both name paths from the top of the work tree; the root may be a folder inside it.
-        run(["rev-parse", "--show-prefix"])
-      ], { concurrency: 3 })
-      if (
-        Option.isNone(log) || log.value.code !== 0 || Option.isNone(status) || status.value.code !== 0 ||
-        Option.isNone(prefix) || prefix.value.code !== 0
-      ) {
+        // Log, status and the index name paths from the top of the work tree; the root may be inside it.
+        run(["rev-parse", "--show-prefix"]),
+        run(["ls-files", "-s", "-z", "--full-name"]),
+        // Blame's own settings (revisions to ignore) change its answers; then only blame answers.
+        run(["config", "--get-regexp", "^blame\\."])
+      ], { concurrency: 5 })
+      const ok = (ran: Option.Option<Ran>) => Option.isSome(ran) && ran.value.code === 0
+      if (!ok(log) || !ok(status) || !ok(prefix) || !ok(staged) || (Option.isSome(blameConfig) && blameConfig.value.stdout.trim() !== "")) {
         return yield* blameEach(blame, paths, BLAME_CONCURRENCY)
       }
-      const single = singleCommitPaths(log.value.stdout)
-      const dirty = dirtyPaths(status.value.stdout)
-      const top = prefix.value.stdout.replace(/\n$/, "")
+      const single = singleCommitPaths(Option.getOrThrow(log).stdout)
+      const dirty = dirtyPaths(Option.getOrThrow(status).stdout)
+      const blobs = indexBlobs(Option.getOrThrow(staged).stdout)
+      const top = Option.getOrThrow(prefix).stdout.replace(/\n$/, "")
       const known = new Map<string, Option.Option<ReadonlyArray<BlameLine>>>()
       const rest: Array<string> = []
       for (const path of paths) {
-        const commit = dirty.has(`${top}${path}`) ? undefined : single.get(`${top}${path}`)
-        const text = commit === undefined ? undefined : readText(NodePath.join(root, path))
-        if (commit === undefined || text === undefined) {
+        const key = `${top}${path}`
+        const commit = dirty.has(key) ? undefined : single.get(key)
+        const blob = blobs.get(key)
+        const bytes = commit === undefined || blob === undefined ? undefined : readBytes(NodePath.join(root, path))
+        // The bytes on disk must be the blob's: blame reads the file, status may not have.
+        if (commit === undefined || blob === undefined || bytes === undefined || blobId(bytes, blob.length) !== blob) {
           rest.push(path)
           continue
         }
-        known.set(path, Option.some(Array.from({ length: lineCount(text) }, (_, i) => ({ line: i + 1, ...commit }))))
+        known.set(path, Option.some(Array.from({ length: lineCount(bytes) }, (_, i) => ({ line: i + 1, ...commit }))))
       }
       const blamed = yield* blameEach(blame, rest, BLAME_CONCURRENCY)
       return new Map(paths.map((path) => [path, known.get(path) ?? blamed.get(path) ?? Option.none()] as const))

@@ -6,7 +6,7 @@
  */
 import { NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { DatabaseSync } from "node:sqlite"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -57,8 +57,11 @@ describe("refresh from a one-shot process", () => {
       assert.isTrue((await index(root)).upToDate)
 
       write(root, "docs/retention.md", "# Log retention\n\nApplication logs are kept for 90 days.\n")
+      // A temporary file left by a writer that died is cleared by the next write.
+      writeFileSync(join(root, ".cairn", "snapshot.json.2147483646.tmp"), "half a snapshot")
       const edited = await index(root)
       assert.deepStrictEqual([edited.upToDate, edited.notesIndexed], [false, 1])
+      assert.isFalse(existsSync(join(root, ".cairn", "snapshot.json.2147483646.tmp")))
       assert.isTrue((await index(root)).upToDate)
 
       write(root, "docs/oncall.md", "# On call\n\nThe rota changes every Monday.\n")
