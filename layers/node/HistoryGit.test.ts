@@ -150,6 +150,21 @@ describe("parsePorcelain", () => {
 
 })
 
+describe("HistoryGit.singleCommitPaths", () => {
+  const record = (time: string, files: string) => `\u0001${"a".repeat(40)} ${time}\u0002Ada\u0002ada@example.com\u0000\n${files}`
+  it("answers a file its only commit added in a commit that deleted nothing", () => {
+    const log = record("1700000000", "A\u0000a.md\u0000") + record("1600000000", "A\u0000b.md\u0000D\u0000old.md\u0000") +
+      record("1500000000", "A\u0000c.md\u0000") + record("1400000000", "M\u0000c.md\u0000")
+    assert.deepStrictEqual([...HistoryGit.singleCommitPaths(log).keys()], ["a.md"])
+  })
+  it("answers nothing when any record does not read as the log was asked to print it", () => {
+    const good = record("1700000000", "A\u0000a.md\u0000")
+    for (const odd of [record("99999999999999999999", "A\u0000b.md\u0000"), record("1600000000", "R100\u0000old.md\u0000b.md\u0000"), `${good}\u0001broken`]) {
+      assert.strictEqual(HistoryGit.singleCommitPaths(good + odd).size, 0)
+    }
+  })
+})
+
 describe("HistoryGit.blameAll", () => {
   it.effect("blameAll - reading the log once answers every file exactly as blaming it does", () => {
     const other = (root: string, args: ReadonlyArray<string>, date: string, name: string) =>
