@@ -85,14 +85,45 @@ const fromBase64 = (text: string): Float32Array => {
 
 const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 
-/** `(1 + ln tf)` per vocabulary row, rows ascending, so sums are taken in one canonical order. */
-const termWeights = (termsOfText: ReadonlyArray<string>, index: ReadonlyMap<string, number>): Array<readonly [number, number]> => {
-  const counts = new Map<number, number>()
-  for (const term of termsOfText) {
-    const row = index.get(term)
-    if (row !== undefined) counts.set(row, (counts.get(row) ?? 0) + 1)
+/** A text's vocabulary rows, ascending, with `(1 + ln tf)` for each; valid until the next call. */
+interface TermWeights {
+  readonly size: number
+  readonly rows: Int32Array
+  readonly weights: Float64Array
+}
+
+/**
+ * Weighs texts against one vocabulary, rows ascending so sums are taken in one canonical order.
+ * Term frequencies are counted in a table the size of the vocabulary, reset after each text: a
+ * map and sorted pairs per text cost more than the projection that follows.
+ */
+const termWeigher = (index: ReadonlyMap<string, number>): (termsOfText: ReadonlyArray<string>) => TermWeights => {
+  let rowCount = 0
+  for (const row of index.values()) rowCount = Math.max(rowCount, row + 1)
+  const frequency = new Int32Array(rowCount)
+  const held = { size: 0, rows: new Int32Array(256), weights: new Float64Array(256) }
+  return (termsOfText) => {
+    let size = 0
+    for (const term of termsOfText) {
+      const row = index.get(term)
+      if (row === undefined || frequency[row]!++ > 0) continue
+      if (size === held.rows.length) {
+        const rows = new Int32Array(size * 2)
+        rows.set(held.rows)
+        held.rows = rows
+        held.weights = new Float64Array(size * 2)
+      }
+      held.rows[size++] = row
+    }
+    held.rows.subarray(0, size).sort()
+    for (let i = 0; i < size; i++) {
+      const row = held.rows[i]!
+      held.weights[i] = 1 + Math.log(frequency[row]!)
+      frequency[row] = 0
+    }
+    held.size = size
+    return held
   }
-  return [...counts].sort((a, b) => a[0] - b[0]).map(([row, tf]) => [row, 1 + Math.log(tf)] as const)
 }
 
 /**
@@ -119,14 +150,18 @@ export const train = (texts: ReadonlyArray<string>, overrides: Partial<LsaOption
   const rowStart = new Int32Array(n + 1)
   const colIndex: Array<number> = []
   const values: Array<number> = []
+  const weigh = termWeigher(index)
   documents.forEach((doc, r) => {
-    const weights = termWeights(doc, index).map(([c, w]) => [c, w * idf[c]!] as const)
+    const { size, rows, weights } = weigh(doc)
     let sum = 0
-    for (const [, w] of weights) sum += w * w
+    for (let i = 0; i < size; i++) {
+      weights[i] = weights[i]! * idf[rows[i]!]!
+      sum += weights[i]! * weights[i]!
+    }
     const norm = Math.sqrt(sum)
-    for (const [c, w] of weights) {
-      colIndex.push(c)
-      values.push(w / norm)
+    for (let i = 0; i < size; i++) {
+      colIndex.push(rows[i]!)
+      values.push(weights[i]! / norm)
     }
     rowStart[r + 1] = colIndex.length
   })
@@ -158,6 +193,7 @@ export const encoder = (model: LsaModel): TextEncoderModel => {
   const projection = fromBase64(model.projection)
   const index = new Map(model.vocabulary.map((term, row) => [term, row] as const))
   const analyse = terms
+  const weigh = termWeigher(index)
   const content = `${model.format}|${model.seed}|${k}|${model.vocabulary.join("\u0000")}|${model.idf.join(",")}|${model.projection}`
   const fingerprint = [hashString(content, 1), hashString(content, 2)].map((h) => h.toString(16).padStart(8, "0")).join("")
   return {
@@ -166,8 +202,10 @@ export const encoder = (model: LsaModel): TextEncoderModel => {
     dimension: k + 1,
     embedOne: (text) => {
       const latent = new Float64Array(k)
-      for (const [row, weight] of termWeights(analyse(text), index)) {
-        const w = weight * model.idf[row]!
+      const { size, rows, weights } = weigh(analyse(text))
+      for (let i = 0; i < size; i++) {
+        const row = rows[i]!
+        const w = weights[i]! * model.idf[row]!
         const offset = row * k
         for (let j = 0; j < k; j++) latent[j] = latent[j]! + w * projection[offset + j]!
       }
