@@ -8,7 +8,7 @@
 import { Effect, FileSystem, Option } from "effect"
 import * as NodePath from "node:path"
 import type { Snapshot } from "../src/domain/Snapshot.ts"
-import { adopt, serialize } from "../src/discovery/Assemble.ts"
+import { adopt, serializeParts } from "../src/discovery/Assemble.ts"
 import type { ScanCache } from "../src/discovery/ScanCache.ts"
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value)
@@ -45,7 +45,7 @@ export const read = (fs: FileSystem.FileSystem, file: string, cache: ScanCache):
 
 /** Writes `snapshot` whole: a reader never sees half a file, even if this process dies mid-write. */
 export const write = (fs: FileSystem.FileSystem, file: string, snapshot: Snapshot, cache: ScanCache) =>
-  writeWhole(fs, file, `${serialize(snapshot, cache)}\n`)
+  writeWhole(fs, file, [...serializeParts(snapshot, cache), "\n"])
 
 const alive = (pid: number): boolean => {
   try {
@@ -57,12 +57,19 @@ const alive = (pid: number): boolean => {
   }
 }
 
+/** Characters encoded and written at a time: one buffer of a few MB, however large the file. */
+const WRITE_BATCH_CHARS = 1 << 20
+
+const utf8 = new TextEncoder()
+
 /**
- * `text` into `file` through a temporary file of this process's own, then a rename: readers see the
- * old file or the new one, and two processes writing at once do not take each other's temporary.
- * A temporary left by a process that died mid-write is removed, so none accumulate.
+ * `text` (one string, or consecutive parts) into `file` through a temporary file of this process's
+ * own, then a rename: readers see the old file or the new one, and two processes writing at once do
+ * not take each other's temporary. Parts are encoded a batch at a time, so a large file never
+ * exists whole in memory a second time; a part must not end inside a surrogate pair. A temporary left by a process that died mid-write is
+ * removed, so none accumulate.
  */
-export const writeWhole = (fs: FileSystem.FileSystem, file: string, text: string) =>
+export const writeWhole = (fs: FileSystem.FileSystem, file: string, text: string | ReadonlyArray<string>) =>
   Effect.gen(function*() {
     const directory = NodePath.dirname(file)
     const prefix = `${NodePath.basename(file)}.`
@@ -71,6 +78,20 @@ export const writeWhole = (fs: FileSystem.FileSystem, file: string, text: string
       if (Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && !alive(pid)) yield* fs.remove(NodePath.join(directory, name)).pipe(Effect.ignore)
     }
     const temporary = `${file}.${process.pid}.tmp`
-    yield* fs.writeFileString(temporary, text)
+    yield* Effect.scoped(Effect.gen(function*() {
+      const handle = yield* fs.open(temporary, { flag: "w" })
+      const parts = typeof text === "string" ? [text] : text
+      let batch: Array<string> = []
+      let size = 0
+      for (const part of parts) {
+        batch.push(part)
+        size += part.length
+        if (size < WRITE_BATCH_CHARS) continue
+        yield* handle.writeAll(utf8.encode(batch.join("")))
+        batch = []
+        size = 0
+      }
+      if (batch.length > 0) yield* handle.writeAll(utf8.encode(batch.join("")))
+    }))
     yield* fs.rename(temporary, file)
   })

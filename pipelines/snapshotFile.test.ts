@@ -1,0 +1,33 @@
+import { NodeServices } from "@effect/platform-node"
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, FileSystem } from "effect"
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { writeWhole } from "./snapshotFile.ts"
+
+const inTemp = <A>(use: (directory: string) => Effect.Effect<A, unknown, FileSystem.FileSystem>) =>
+  Effect.acquireUseRelease(
+    Effect.sync(() => mkdtempSync(join(tmpdir(), "cairn-write-"))),
+    use,
+    (directory) => Effect.sync(() => rmSync(directory, { recursive: true, force: true }))
+  ).pipe(Effect.provide(NodeServices.layer))
+
+describe("writeWhole", () => {
+  it.effect("writes parts spanning several batches as the bytes of their concatenation, and leaves no temporary", () =>
+    inTemp((directory) =>
+      Effect.gen(function*() {
+        const fs = yield* FileSystem.FileSystem
+        const file = join(directory, "snapshot.json")
+        // About 3 MB of parts, with two- and four-byte UTF-8 characters on both sides of batch edges.
+        const parts = Array.from({ length: 30_000 }, (_, i) => `{"n":${i},"t":"é字😀${"x".repeat(i % 200)}"},`)
+        yield* writeWhole(fs, file, parts)
+        assert.strictEqual(readFileSync(file, "utf8"), parts.join(""))
+        yield* writeWhole(fs, file, "short")
+        assert.strictEqual(readFileSync(file, "utf8"), "short")
+        yield* writeWhole(fs, file, [])
+        assert.strictEqual(readFileSync(file, "utf8"), "")
+        assert.deepStrictEqual(readdirSync(directory), ["snapshot.json"])
+      })
+    ))
+})
