@@ -9,6 +9,7 @@
 import { Effect } from "effect"
 import * as NodeOs from "node:os"
 import { Worker } from "node:worker_threads"
+import { WORKER_RESOURCE_LIMITS } from "./WorkerHeap.ts"
 
 /** What each worker is sent: the groups, the counter to claim them from, and its own settings. */
 export interface SharedGroups<A, C> {
@@ -66,7 +67,7 @@ export const shareBatch = <A, B, C, E, R>(options: {
   return Effect.acquireUseRelease(
     Effect.sync(() =>
       Array.from({ length: size }, () => {
-        const worker = new Worker(options.worker)
+        const worker = new Worker(options.worker, { resourceLimits: WORKER_RESOURCE_LIMITS })
         worker.postMessage({ groups, next, context: options.context } satisfies SharedGroups<A, C>)
         return worker
       })

@@ -12,6 +12,7 @@ import type { TextEncoderModel } from "../../src/index/HashingEmbedder.ts"
 import * as Lsa from "../../src/index/LatentSemanticEmbedder.ts"
 import { inProcess, Training, type TrainingRun, type TrainingShape } from "../../src/index/Training.ts"
 import type { TrainingMessage } from "./trainingWorker.ts"
+import { WORKER_RESOURCE_LIMITS } from "./WorkerHeap.ts"
 
 /** Below this many training texts the model is trained in process. */
 export const MIN_OFF_THREAD_TEXTS = 2_000
@@ -54,7 +55,7 @@ const start: TrainingShape["start"] = (texts) => {
   if (texts.length < MIN_OFF_THREAD_TEXTS) return inProcess.start(texts)
   return Effect.gen(function*() {
     const worker = yield* Effect.acquireRelease(
-      Effect.sync(() => new Worker(new URL("./trainingWorker.ts", import.meta.url))),
+      Effect.sync(() => new Worker(new URL("./trainingWorker.ts", import.meta.url), { resourceLimits: WORKER_RESOURCE_LIMITS })),
       (worker) => Effect.promise(() => worker.terminate())
     )
     const ask = helper(worker)

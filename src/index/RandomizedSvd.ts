@@ -44,9 +44,9 @@ const random32 = (seed: number): (() => number) => {
   }
 }
 
-/** A · M for M `a.cols × width` row-major; result `a.rows × width` row-major. */
-const times = (a: SparseRows, m: Float64Array, width: number): Float64Array => {
-  const out = new Float64Array(a.rows * width)
+/** A · M for M `a.cols × width` row-major, into `out` (`a.rows × width` row-major, overwritten). */
+const times = (a: SparseRows, m: Float64Array, width: number, out: Float64Array): Float64Array => {
+  out.fill(0)
   for (let r = 0; r < a.rows; r++) {
     const o = r * width
     for (let p = a.rowStart[r]!; p < a.rowStart[r + 1]!; p++) {
@@ -58,9 +58,9 @@ const times = (a: SparseRows, m: Float64Array, width: number): Float64Array => {
   return out
 }
 
-/** Aᵀ · M for M `a.rows × width` row-major; result `a.cols × width` row-major. */
-const timesTransposed = (a: SparseRows, m: Float64Array, width: number): Float64Array => {
-  const out = new Float64Array(a.cols * width)
+/** Aᵀ · M for M `a.rows × width` row-major, into `out` (`a.cols × width` row-major, overwritten). */
+const timesTransposed = (a: SparseRows, m: Float64Array, width: number, out: Float64Array): Float64Array => {
+  out.fill(0)
   for (let r = 0; r < a.rows; r++) {
     const i = r * width
     for (let p = a.rowStart[r]!; p < a.rowStart[r + 1]!; p++) {
@@ -75,11 +75,11 @@ const timesTransposed = (a: SparseRows, m: Float64Array, width: number): Float64
 /**
  * Orthonormalises the columns of an `n × width` row-major matrix in place by modified Gram-Schmidt,
  * each column projected twice ("twice is enough", Giraud et al. 2005) for orthogonality to working
- * precision. A column that is (numerically) dependent on earlier ones becomes zero.
+ * precision. A column that is (numerically) dependent on earlier ones becomes zero. `scratch`
+ * (at least `n × width`) takes a column-major copy, so every inner product walks contiguous memory.
  */
-const orthonormalize = (m: Float64Array, n: number, width: number): void => {
-  // Column-major copy, so every inner product walks contiguous memory.
-  const cols = new Float64Array(n * width)
+const orthonormalize = (m: Float64Array, n: number, width: number, scratch: Float64Array): void => {
+  const cols = scratch
   for (let i = 0; i < n; i++) for (let j = 0; j < width; j++) cols[j * n + i] = m[i * width + j]!
   for (let j = 0; j < width; j++) {
     const cj = j * n
@@ -166,20 +166,24 @@ export const truncatedSvd = (a: SparseRows, options: SvdOptions): Svd => {
   const { rank } = options
   const width = Math.max(1, Math.min(rank + options.oversampling, a.rows, a.cols))
   const next = random32(options.seed)
-  const omega = new Float64Array(a.cols * width)
-  for (let i = 0; i < omega.length; i++) omega[i] = next() & 1 ? 1 : -1
 
-  const q = times(a, omega, width)
-  orthonormalize(q, a.rows, width)
-  let range = q
+  // One buffer per shape, reused by every pass: the range finder's products are tens of MB each
+  // at 20,000 texts, and fresh ones per pass piled up as garbage faster than it was collected.
+  const range = new Float64Array(a.rows * width)
+  const z = new Float64Array(a.cols * width)
+  const scratch = new Float64Array(Math.max(a.rows, a.cols) * width)
+  // The test matrix Ω (`a.cols × width`) is only read once, so it lives in Z's buffer.
+  for (let i = 0; i < z.length; i++) z[i] = next() & 1 ? 1 : -1
+  times(a, z, width, range)
+  orthonormalize(range, a.rows, width, scratch)
   for (let it = 0; it < options.powerIterations; it++) {
-    const z = timesTransposed(a, range, width)
-    orthonormalize(z, a.cols, width)
-    range = times(a, z, width)
-    orthonormalize(range, a.rows, width)
+    timesTransposed(a, range, width, z)
+    orthonormalize(z, a.cols, width, scratch)
+    times(a, z, width, range)
+    orthonormalize(range, a.rows, width, scratch)
   }
   // Z = Aᵀ Q is Bᵀ for the small matrix B = Qᵀ A, and B Bᵀ = Zᵀ Z is width × width.
-  const z = timesTransposed(a, range, width)
+  timesTransposed(a, range, width, z)
   const gram = new Float64Array(width * width)
   for (let c = 0; c < a.cols; c++) {
     const o = c * width
