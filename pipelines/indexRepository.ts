@@ -23,7 +23,7 @@ import type { TextEncoderModel } from "../src/index/HashingEmbedder.ts"
 import * as Lsa from "../src/index/LatentSemanticEmbedder.ts"
 import { type BlameLine, History } from "../src/ports/History.ts"
 import type { NoteEdge } from "../src/ports/GraphStore.ts"
-import { TokenCounter } from "../src/ports/TokenCounter.ts"
+import { TokenCounter, type TokenCounterShape } from "../src/ports/TokenCounter.ts"
 import * as ChunkerPoolNode from "../layers/node/ChunkerPoolNode.ts"
 import * as HistoryGit from "../layers/node/HistoryGit.ts"
 import * as TrainingNode from "../layers/node/TrainingNode.ts"
@@ -207,6 +207,33 @@ const readText = (file: string) =>
     catch: (error) => new DiscoveryError({ reason: new SourceUnreadable({ path: file, detail: error instanceof Error ? error.message : String(error) }) })
   })
 
+/**
+ * The chunks of `notes`, with the age of the words from git blame when the root is a work tree.
+ * The files' texts live only as long as this step: a cold build holds every file of the
+ * repository at once here, and nothing after chunking needs them.
+ */
+const chunkNotes = (
+  root: string,
+  notes: ReadonlyArray<string>,
+  counter: TokenCounterShape,
+  progress: (event: IndexProgress) => void
+) =>
+  Effect.gen(function*() {
+    const path = yield* Path.Path
+    const history = yield* Effect.serviceOption(History)
+    const isRepository = Option.isSome(history) ? yield* history.value.isRepository : false
+    const blames = isRepository && Option.isSome(history) ? yield* history.value.blameAll(notes) : new Map<string, Option.Option<ReadonlyArray<BlameLine>>>()
+    const requests: Array<ChunkFileInput> = []
+    for (const note of notes) {
+      const text = yield* readText(path.join(root, note))
+      const blame = Option.getOrUndefined(blames.get(note) ?? Option.none())
+      requests.push({ path: note, text, ...(blame === undefined ? {} : { history: blame }) })
+    }
+    const chunker = yield* ChunkerPool
+    const chunks: Array<Chunk> = (yield* chunker.chunkAll(requests, counter, (done) => progress({ _tag: "Chunked", done, total: notes.length }))).flat()
+    return chunks
+  })
+
 /** The discovery configuration of an index run: the caller's, never scanning cairn's own folder. */
 const scanConfig = (discovery: Partial<DiscoveryConfig> | undefined): Partial<DiscoveryConfig> =>
   ({ ...discovery, exclude: [...(discovery?.exclude ?? []), ".cairn/"] })
@@ -266,7 +293,6 @@ export const indexRepository = Effect.fn("indexRepository")(function*(options: I
   const path = yield* Path.Path
   const writer = yield* IndexWriter
   const counter = yield* TokenCounter
-  const history = yield* Effect.serviceOption(History)
   const progress = options.onProgress ?? (() => {})
   yield* requireDirectory(fs, options.root)
 
@@ -329,17 +355,7 @@ export const indexRepository = Effect.fn("indexRepository")(function*(options: I
   const changed = [...current].filter(([note, hash]) => retrain || stored.get(note) !== hash).map(([note]) => note).sort(byCodeUnit)
   const deleted = [...stored.keys()].filter((note) => !current.has(note)).sort(byCodeUnit)
 
-  // Chunk what moved, with the age of the words from git blame when the root is a work tree.
-  const isRepository = Option.isSome(history) ? yield* history.value.isRepository : false
-  const blames = isRepository && Option.isSome(history) ? yield* history.value.blameAll(changed) : new Map<string, Option.Option<ReadonlyArray<BlameLine>>>()
-  const requests: Array<ChunkFileInput> = []
-  for (const note of changed) {
-    const text = yield* readText(path.join(options.root, note))
-    const blame = Option.getOrUndefined(blames.get(note) ?? Option.none())
-    requests.push({ path: note, text, ...(blame === undefined ? {} : { history: blame }) })
-  }
-  const chunker = yield* ChunkerPool
-  const chunks: Array<Chunk> = (yield* chunker.chunkAll(requests, counter, (done) => progress({ _tag: "Chunked", done, total: changed.length }))).flat()
+  const chunks = yield* chunkNotes(options.root, changed, counter, progress)
 
   // Outbound edges move with a note's own text and with how its links resolve; discovery hands a
   // unit's relation group on unchanged (the same object) exactly when neither moved. The groups of

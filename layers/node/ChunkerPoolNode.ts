@@ -18,6 +18,9 @@ const GROUP = 25
 const chunkAll: ChunkerPoolShape["chunkAll"] = (requests, counter, onProgress) => {
   if (requests.length < MIN_POOLED_BATCH || counter.id !== wasmCounter.id) return inProcess.chunkAll(requests, counter, onProgress)
   const groups = groupsOf(requests, GROUP)
+  // The progress callback keeps sizes only: it outlives the batch, whose texts must not.
+  const sizes = groups.map((group) => group.length)
+  const total = requests.length
   let done = 0
   let reported = 0
   return shareBatch({
@@ -26,8 +29,8 @@ const chunkAll: ChunkerPoolShape["chunkAll"] = (requests, counter, onProgress) =
     context: null,
     local: (group) => inProcess.chunkAll(group, counter),
     onGroup: (id) => {
-      done += groups[id]!.length
-      if (done - reported >= PROGRESS_EVERY || done === requests.length) {
+      done += sizes[id]!
+      if (done - reported >= PROGRESS_EVERY || done === total) {
         reported = done
         onProgress?.(done)
       }

@@ -14,6 +14,7 @@ import type {
   PackageEntity,
   Relation
 } from "../domain/Snapshot.ts"
+import { detached } from "./Detached.ts"
 
 export const compareStrings = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 
@@ -21,7 +22,8 @@ export const evidence = (item: Evidence): Evidence => {
   const out: { path: string; line?: number; contentHash?: string; text?: string } = { path: item.path }
   if (item.line !== undefined) out.line = item.line
   if (item.contentHash !== undefined) out.contentHash = item.contentHash
-  if (item.text !== undefined) out.text = item.text
+  // Texts are excerpts of a source; detached, so the snapshot does not keep the file.
+  if (item.text !== undefined) out.text = detached(item.text)
   return out
 }
 
@@ -63,8 +65,8 @@ const moduleEntity = (value: ModuleEntity): ModuleEntity => ({
   path: value.path,
   evidence: value.evidence.map(evidence),
   language: value.language,
-  exports: value.exports.map((e) => ({ name: e.name, line: e.line, declared: e.declared, typeOnly: e.typeOnly })),
-  declarations: value.declarations.map((d) => ({ name: d.name, kind: d.kind, line: d.line }))
+  exports: value.exports.map((e) => ({ name: detached(e.name), line: e.line, declared: e.declared, typeOnly: e.typeOnly })),
+  declarations: value.declarations.map((d) => ({ name: detached(d.name), kind: d.kind, line: d.line }))
 })
 
 const documentEntity = (value: DocumentEntity): DocumentEntity => {
@@ -75,9 +77,9 @@ const documentEntity = (value: DocumentEntity): DocumentEntity => {
     kind: "document",
     path: value.path,
     evidence: value.evidence.map(evidence),
-    title: value.title,
-    headings: value.headings.map((h) => ({ depth: h.depth, text: h.text, line: h.line })),
-    summary: value.summary,
+    title: detached(value.title),
+    headings: value.headings.map((h) => ({ depth: h.depth, text: detached(h.text), line: h.line })),
+    summary: detached(value.summary),
     wordCount: value.wordCount,
     frontmatter,
     generatedRegions: value.generatedRegions.map((r) => ({ startLine: r.startLine, endLine: r.endLine })),

@@ -10,6 +10,7 @@
  */
 import * as Oxc from "oxc-parser"
 import type { DeclarationKind } from "../domain/Snapshot.ts"
+import { detached } from "./Detached.ts"
 
 export interface ParsedImport {
   readonly specifier: string
@@ -92,10 +93,11 @@ interface LazyExtras {
   readonly experimentalGetLazyVisitor: () => new(handlers: Record<string, (node: Node) => void>) => unknown
 }
 
-const nameOf = (value: unknown): string | undefined =>
-  typeof value === "object" && value !== null && "value" in value && typeof (value as NameSpan).value === "string"
-    ? (value as NameSpan).value
-    : undefined
+// Names and texts are cut from the source: detached, so what keeps them does not keep the file.
+const nameOf = (value: unknown): string | undefined => {
+  const name = typeof value === "object" && value !== null ? (value as NameSpan).value : undefined
+  return typeof name === "string" ? detached(name) : undefined
+}
 
 // A lazy `Span` (no value) in the export-name slot is the `default` export.
 const isSpan = (value: unknown): boolean => typeof value === "object" && value !== null
@@ -123,7 +125,7 @@ const declarationsOf = (node: Node, out: Array<ParsedDeclaration>): void => {
   if (type === "VariableDeclaration") {
     for (const declarator of (node["declarations"] as Iterable<Node> | undefined) ?? []) {
       const id = declarator["id"] as Node | undefined
-      const name = id?.type === "BindingIdentifier" ? (id["name"] as string) : undefined
+      const name = id?.type === "BindingIdentifier" ? detached(id["name"] as string) : undefined
       if (name !== undefined) out.push({ name, kind: "variable", offset: declarator.start ?? node.start ?? 0 })
     }
     return
@@ -131,7 +133,7 @@ const declarationsOf = (node: Node, out: Array<ParsedDeclaration>): void => {
   const kind = DECLARATION_KINDS[type]
   if (kind === undefined) return
   const id = node["id"] as Node | null | undefined
-  const name = id?.type === "BindingIdentifier" ? (id["name"] as string) : undefined
+  const name = id?.type === "BindingIdentifier" ? detached(id["name"] as string) : undefined
   if (name === undefined) return
   // Overload signatures precede the implementation; one declaration per name and kind is enough.
   if (out.some((d) => d.name === name && d.kind === kind)) return
@@ -147,7 +149,7 @@ const requireCalls = (result: LazyResult, out: Array<ParsedLoad>, source: string
         if (callee?.type !== "IdentifierReference" || callee["name"] !== "require") return
         const first = Array.from((node["arguments"] as Iterable<Node> | undefined) ?? [])[0]
         if (first === undefined) return
-        const text = source.slice(first.start ?? 0, (first["end"] as number | undefined) ?? 0)
+        const text = detached(source.slice(first.start ?? 0, (first["end"] as number | undefined) ?? 0))
         out.push({ kind: "requires", offset: node.start ?? 0, literal: literalOf(text), text })
       }
     })
@@ -174,7 +176,7 @@ export const parseModule = (path: string, source: string): ParsedModule => {
         if (local !== undefined) importedNames.add(local)
       }
       imports.push({
-        specifier: statement.moduleRequest.value ?? "",
+        specifier: detached(statement.moduleRequest.value ?? ""),
         offset: statement.start,
         typeOnly: entries.length > 0 && entries.every((entry) => entry.isType)
       })
@@ -194,7 +196,7 @@ export const parseModule = (path: string, source: string): ParsedModule => {
     }
     const loads: Array<ParsedLoad> = []
     for (const load of result.module.dynamicImports) {
-      const text = source.slice(load.moduleRequest.start, load.moduleRequest.end)
+      const text = detached(source.slice(load.moduleRequest.start, load.moduleRequest.end))
       loads.push({ kind: "imports-dynamic", offset: load.start, literal: literalOf(text), text })
     }
     const declarations: Array<ParsedDeclaration> = []
