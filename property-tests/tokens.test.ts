@@ -1,12 +1,14 @@
 /**
  * The bounded counter against the real encoders: never fewer tokens than js-tiktoken, equal to it
- * when no piece exceeds 512 bytes, and the WASM and JavaScript layers count identically.
+ * when no piece exceeds 512 bytes, and the WASM and JavaScript layers count identically. The
+ * pre-tokeniser scanner cuts where the pattern cuts.
  */
 import { assert, describe, it } from "@effect/vitest"
 import fc from "fast-check"
 import * as Js from "../layers/tokens/TokenCounterJs.ts"
 import * as Wasm from "../layers/tokens/TokenCounterWasm.ts"
-import { hasOverlongPiece } from "../src/retrieval/tokens.ts"
+import { pieceEnd } from "../src/retrieval/pieces.ts"
+import { CL100K_PIECE_PATTERN, hasOverlongPiece } from "../src/retrieval/tokens.ts"
 import { hostileText, prose } from "./arbitraries.ts"
 
 const RUNS = { numRuns: 200, seed: 20261130 }
@@ -32,5 +34,28 @@ describe("bounded token counter", () => {
     fc.assert(fc.property(hostileText, (text) => {
       assert.isAtLeast(Wasm.counter.count(text), Wasm.exactCountUnsafe(text))
     }), RUNS)
+  })
+
+  // Characters where the pattern's alternatives meet: contractions, white space of each kind,
+  // letters, numbers and punctuation in and beyond the BMP, lone surrogates, special-token text.
+  const seams = fc.string({
+    unit: fc.constantFrom("a", "Z", "é", "字", "𝐀", "𝟙", "1", "٣", "²", "½", " ", "\t", "\n", "\r", "\u00a0", "\u2028", "\u3000",
+      "\ufeff", "\v", "'", "s", "S", "t", "re", "RE", "ve", "ll", "L", "d", "D", "m", "M", "T", "v", "E", ".", "-", "😀", "\ud800", "\udc00", "\u0301",
+      "<|endoftext|>"),
+    maxLength: 40
+  })
+
+  it("the scanner cuts pieces exactly where the pattern does", () => {
+    const pattern = new RegExp(CL100K_PIECE_PATTERN, "gu")
+    const cutsAlike = (text: string) => {
+      const scanned: Array<number> = []
+      for (let start = 0; start < text.length; start = pieceEnd(text, start)) scanned.push(start)
+      assert.deepStrictEqual(scanned, [...text.matchAll(pattern)].map((match) => match.index), JSON.stringify(text))
+    }
+    // Every contraction, in both cases, before a letter that would otherwise join it.
+    for (const contraction of ["s", "t", "re", "ve", "m", "ll", "d", "rE", "Re", "vE", "lL", "Ll"]) {
+      for (const text of [`'${contraction}a`, `'${contraction.toUpperCase()}a`, `x'${contraction}`, `'${contraction}`]) cutsAlike(text)
+    }
+    fc.assert(fc.property(fc.oneof(seams, hostileText, fc.string({ unit: "binary", maxLength: 200 })), cutsAlike), { numRuns: 2000, seed: 20261130 })
   })
 })

@@ -6,6 +6,9 @@
  * least one byte). Cost stays linear in the input.
  */
 
+import * as PieceMemo from "./pieceMemo.ts"
+import { pieceEnd } from "./pieces.ts"
+
 /** Longest piece counted exactly. A CPU protection, not a tunable: no request may raise it. */
 export const MAX_UNBROKEN_RUN_BYTES = 512
 
@@ -61,24 +64,23 @@ export const MAX_MEMOIZED_PIECES = 200_000
 /**
  * Wrap an exact encoder so its cost stays linear. The encoder splits text into pieces with the
  * pattern above and merges bytes within each piece independently, so the count of a text is the sum
- * of its pieces' counts: this walks the pieces once, charges an over-long piece its UTF-8 byte
- * length, and asks the encoder only about pieces it has not seen. Real text repeats its words, so
- * the memo also makes counting several times faster than encoding whole texts.
+ * of its pieces' counts: this walks the pieces once (`pieceEnd`, the pattern as a scanner), charges
+ * an over-long piece its UTF-8 byte length, and asks the encoder only about pieces it has not seen.
+ * Real text repeats its words, so the memo also makes counting several times faster than encoding
+ * whole texts.
  */
 export const bounded = (exactCount: (text: string) => number): (text: string) => number => {
-  const memo = new Map<string, number>()
-  const pieces = new RegExp(CL100K_PIECE_PATTERN, "gu")
+  const memo = PieceMemo.make(MAX_MEMOIZED_PIECES)
   return (text) => {
     let total = 0
-    // `matchAll` builds a new RegExp per call; the chunker calls this some 650,000 times a cold build.
-    pieces.lastIndex = 0
-    for (let match = pieces.exec(text); match !== null; match = pieces.exec(text)) {
-      const piece = match[0]
-      const known = memo.get(piece)
-      if (known !== undefined) {
+    for (let start = 0, end = 0; start < text.length; start = end) {
+      end = pieceEnd(text, start)
+      const known = memo.get(text, start, end)
+      if (known >= 0) {
         total += known
         continue
       }
+      const piece = text.slice(start, end)
       if (piece.length * 3 > MAX_UNBROKEN_RUN_BYTES) {
         const bytes = utf8Length(piece)
         if (bytes > MAX_UNBROKEN_RUN_BYTES) {
@@ -87,7 +89,6 @@ export const bounded = (exactCount: (text: string) => number): (text: string) =>
         }
       }
       const count = exactCount(piece)
-      if (memo.size >= MAX_MEMOIZED_PIECES) memo.clear()
       memo.set(piece, count)
       total += count
     }
