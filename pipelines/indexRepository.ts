@@ -6,7 +6,7 @@
  */
 import * as NodeChildProcessSpawner from "@effect/platform-node/NodeChildProcessSpawner"
 import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
-import { Effect, FileSystem, Layer, Option, Path } from "effect"
+import { Effect, Exit, FileSystem, Layer, Option, Path } from "effect"
 import * as NodeFs from "node:fs"
 import type { Chunk, ChunkId } from "../src/domain/Chunk.ts"
 import { DiscoveryError, SourceUnreadable } from "../src/domain/DiscoveryError.ts"
@@ -29,7 +29,8 @@ import * as HistoryGit from "../layers/node/HistoryGit.ts"
 import * as TrainingNode from "../layers/node/TrainingNode.ts"
 import * as Database from "../layers/sqlite/Database.ts"
 import * as IndexWriterLayer from "../layers/sqlite/IndexWriter.ts"
-import { IndexWriter, type WriteSummary } from "../layers/sqlite/IndexWriter.ts"
+import { IndexWriter, type StoredManifest, type WriteSummary } from "../layers/sqlite/IndexWriter.ts"
+import type { VectorSpace } from "../layers/sqlite/VectorTable.ts"
 import * as TokenCounterDefault from "../layers/tokens/TokenCounterDefault.ts"
 import { discover, unchangedSince } from "./discover.ts"
 import type { IndexMemory } from "./indexMemory.ts"
@@ -270,179 +271,230 @@ export const pendingChanges = Effect.fn("pendingChanges")(function*(options: { r
   } satisfies PendingChanges
 }, (effect) => Effect.provide(effect, NodeCrypto.layerDigest))
 
-/** Writes the snapshot and scan cache files of a committed scan into `<root>/.cairn/`. */
-const saveScan = (root: string, snapshot: Snapshot, cache: ScanCache.ScanCache, fingerprint: string) =>
+/**
+ * The snapshot and scan cache files of a scan, written aside into `<root>/.cairn/`: `commit` puts
+ * both in place, once the index holds that scan; `discard` removes them when it never will.
+ */
+const stageScan = (root: string, snapshot: Snapshot, cache: ScanCache.ScanCache, fingerprint: string) =>
   Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path
     yield* fs.makeDirectory(cairnDir(path, root), { recursive: true })
-    yield* SnapshotFile.write(fs, path.join(cairnDir(path, root), "snapshot.json"), snapshot, cache)
-    yield* ScanCacheFile.write(fs, path.join(cairnDir(path, root), "scan-cache.json"), cache, { fingerprint, snapshotHash: snapshot.contentHash })
+    const snapshotFile = yield* SnapshotFile.stage(fs, path.join(cairnDir(path, root), "snapshot.json"), snapshot, cache)
+    const cacheFile = yield* ScanCacheFile.stage(fs, path.join(cairnDir(path, root), "scan-cache.json"), cache, { fingerprint, snapshotHash: snapshot.contentHash })
+      .pipe(Effect.onError(() => snapshotFile.discard))
+    return {
+      commit: Effect.andThen(snapshotFile.commit, cacheFile.commit),
+      discard: Effect.andThen(snapshotFile.discard, cacheFile.discard)
+    } satisfies SnapshotFile.Staged
   })
 
 /** Brings `.cairn/`'s snapshot and scan cache up to what `memory` holds, if they lag behind. */
 export const saveIndexMemory = (root: string, memory: IndexMemory) =>
   Effect.gen(function*() {
     if (memory.saved !== false || memory.snapshot === undefined || memory.cache === undefined || memory.fingerprint === undefined) return
-    yield* saveScan(root, memory.snapshot, memory.cache, memory.fingerprint)
+    yield* (yield* stageScan(root, memory.snapshot, memory.cache, memory.fingerprint)).commit
     memory.saved = true
+  })
+
+/** The report of a run that found nothing to do. */
+const upToDateReport = (manifest: StoredManifest): IndexReport => ({
+  upToDate: true,
+  notes: manifest.noteCount,
+  notesIndexed: 0,
+  notesUnchanged: manifest.noteCount,
+  notesDeleted: 0,
+  chunksEmbedded: 0,
+  vectorsReused: 0,
+  retrained: false,
+  summary: { ...manifest, chunksWritten: 0, chunksDeleted: 0, vectorsWritten: 0 },
+  snapshotHash: manifest.snapshotHash
+})
+
+/**
+ * What an index run's scan found and what the index must take in. The snapshot itself is not
+ * here: a one-shot run has already written it aside (`files`), so the 100 MB or so of a large
+ * repository's snapshot and scan cache are not held through chunking and writing. A long-lived
+ * process keeps them (`kept`), for its next refresh.
+ */
+interface Scan {
+  readonly current: ReadonlyMap<string, string>
+  readonly changed: ReadonlyArray<string>
+  readonly deleted: ReadonlyArray<string>
+  readonly relations: { readonly from: Array<string>; readonly edges: Array<NoteEdge> }
+  readonly snapshotHash: string
+  readonly space: Omit<VectorSpace, "model"> | undefined
+  readonly retrain: boolean
+  readonly files: SnapshotFile.Staged | undefined
+  readonly kept: { readonly snapshot: Snapshot; readonly cache: ScanCache.ScanCache; readonly fingerprint: string } | undefined
+}
+
+/** The scan of an index run, or the manifest when there is nothing to do. */
+const scanForIndex = (options: IndexOptions, progress: (event: IndexProgress) => void) =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const path = yield* Path.Path
+    const writer = yield* IndexWriter
+    const config = scanConfig(options.discovery)
+    const fingerprint = yield* scanFingerprint(config)
+    const memory = options.memory
+    // The files the last committed scan read, by stamp: from this process's memory, else from disk.
+    // A long-lived process scans on a fork of its cache, kept only once the index commits: a refresh
+    // that fails must not leave stamps vouching for files the index never took in.
+    const remembered: ScanCacheFile.ScanCacheFile = options.rebuild === true
+      ? { cache: ScanCache.make() }
+      : memory?.cache !== undefined && memory.snapshot !== undefined && memory.fingerprint !== undefined
+      ? { cache: memory.cache.fork(), fingerprint: memory.fingerprint, snapshotHash: memory.snapshot.contentHash }
+      : yield* ScanCacheFile.read(fs, path.join(cairnDir(path, options.root), "scan-cache.json"))
+    const manifest = yield* writer.manifest
+
+    // When the index holds the build of that scan and a listing finds every file as it was, there is
+    // nothing to do: no snapshot is read, nothing is written. Otherwise the scan takes the listing.
+    const holdsRemembered = options.rebuild !== true && manifest !== undefined &&
+      remembered.snapshotHash === manifest.snapshotHash && remembered.fingerprint === fingerprint
+    const verdict = holdsRemembered ? yield* unchangedSince({ root: options.root, config, cache: remembered.cache }) : undefined
+    if (manifest !== undefined && verdict?.unchanged === true) return manifest
+
+    // Discovery, offered the last snapshot so unchanged files are not parsed again. The snapshot file
+    // is trusted; should it hold something a scan cannot take, the scan runs cold instead.
+    let cache = remembered.cache
+    const previous = options.rebuild === true ? undefined
+      : memory?.snapshot ?? Option.getOrUndefined(yield* SnapshotFile.read(fs, path.join(cairnDir(path, options.root), "snapshot.json"), cache))
+    const snapshot = yield* discover({ root: options.root, config, previous, cache, listing: verdict?.listing }).pipe(
+      Effect.catchDefect(() =>
+        Effect.suspend(() => {
+          // The cold scan's own cache is the one that may vouch for it afterwards.
+          cache = ScanCache.make()
+          return discover({ root: options.root, config, cache })
+        })
+      )
+    )
+
+    const current = notesOf(snapshot)
+    progress({ _tag: "Discovered", files: current.size })
+    // What the index holds per note: this process's last snapshot says it when the index holds that build.
+    const stored: ReadonlyMap<string, string | null> = memory?.snapshot !== undefined && manifest?.snapshotHash === memory.snapshot.contentHash
+      ? notesOf(memory.snapshot)
+      : yield* writer.noteHashes
+    const space = yield* writer.vectorSpaceHeader
+    const retrain = options.rebuild === true || space === undefined || space.modelId !== LSA_MODEL_ID
+    // Outbound edges move with a note's own text and with how its links resolve; discovery hands a
+    // unit's relation group on unchanged (the same object) exactly when neither moved. The groups of
+    // the build the index holds are known when this run's previous snapshot is that build.
+    const indexedBuild = !retrain && previous !== undefined && previous.contentHash === manifest?.snapshotHash
+    return {
+      current,
+      changed: [...current].filter(([note, hash]) => retrain || stored.get(note) !== hash).map(([note]) => note).sort(byCodeUnit),
+      deleted: [...stored.keys()].filter((note) => !current.has(note)).sort(byCodeUnit),
+      relations: relationUpdate(snapshot, {
+        before: indexedBuild ? unitsOf(previous, cache) : undefined,
+        after: unitsOf(snapshot, cache)
+      }),
+      snapshotHash: snapshot.contentHash,
+      space,
+      retrain,
+      files: memory === undefined || memory.saved === undefined ? yield* stageScan(options.root, snapshot, cache, fingerprint) : undefined,
+      kept: memory === undefined ? undefined : { snapshot, cache, fingerprint }
+    } satisfies Scan
   })
 
 export const indexRepository = Effect.fn("indexRepository")(function*(options: IndexOptions) {
   const fs = yield* FileSystem.FileSystem
-  const path = yield* Path.Path
-  const writer = yield* IndexWriter
-  const counter = yield* TokenCounter
-  const progress = options.onProgress ?? (() => {})
   yield* requireDirectory(fs, options.root)
-
-  // The files the last committed scan read, by stamp: from this process's memory, else from disk.
-  const config = scanConfig(options.discovery)
-  const fingerprint = yield* scanFingerprint(config)
-  const memory = options.memory
-  // A long-lived process scans on a fork of its cache, kept only once the index commits: a refresh
-  // that fails must not leave stamps vouching for files the index never took in.
-  const remembered: ScanCacheFile.ScanCacheFile = options.rebuild === true
-    ? { cache: ScanCache.make() }
-    : memory?.cache !== undefined && memory.snapshot !== undefined && memory.fingerprint !== undefined
-    ? { cache: memory.cache.fork(), fingerprint: memory.fingerprint, snapshotHash: memory.snapshot.contentHash }
-    : yield* ScanCacheFile.read(fs, path.join(cairnDir(path, options.root), "scan-cache.json"))
-  const manifest = yield* writer.manifest
-
-  // When the index holds the build of that scan and a listing finds every file as it was, there is
-  // nothing to do: no snapshot is read, nothing is written. Otherwise the scan takes the listing.
-  const holdsRemembered = options.rebuild !== true && manifest !== undefined &&
-    remembered.snapshotHash === manifest.snapshotHash && remembered.fingerprint === fingerprint
-  const verdict = holdsRemembered ? yield* unchangedSince({ root: options.root, config, cache: remembered.cache }) : undefined
-  if (manifest !== undefined && verdict?.unchanged === true) {
-    return {
-      upToDate: true,
-      notes: manifest.noteCount,
-      notesIndexed: 0,
-      notesUnchanged: manifest.noteCount,
-      notesDeleted: 0,
-      chunksEmbedded: 0,
-      vectorsReused: 0,
-      retrained: false,
-      summary: { ...manifest, chunksWritten: 0, chunksDeleted: 0, vectorsWritten: 0 },
-      snapshotHash: manifest.snapshotHash
-    } satisfies IndexReport
-  }
-
-  // Discovery, offered the last snapshot so unchanged files are not parsed again. The snapshot file
-  // is trusted; should it hold something a scan cannot take, the scan runs cold instead.
-  let cache = remembered.cache
-  const previous = options.rebuild === true ? undefined
-    : memory?.snapshot ?? Option.getOrUndefined(yield* SnapshotFile.read(fs, path.join(cairnDir(path, options.root), "snapshot.json"), cache))
-  const snapshot = yield* discover({ root: options.root, config, previous, cache, listing: verdict?.listing }).pipe(
-    Effect.catchDefect(() =>
-      Effect.suspend(() => {
-        // The cold scan's own cache is the one that may vouch for it afterwards.
-        cache = ScanCache.make()
-        return discover({ root: options.root, config, cache })
-      })
-    )
+  const progress = options.onProgress ?? (() => {})
+  const scan = yield* scanForIndex(options, progress)
+  if (!("current" in scan)) return upToDateReport(scan)
+  // Staged files must not outlive a run that does not commit.
+  return yield* writeIndex(options, scan, progress).pipe(
+    Effect.onExit((exit) => Exit.isSuccess(exit) || scan.files === undefined ? Effect.void : scan.files.discard)
   )
-
-  const current = notesOf(snapshot)
-  progress({ _tag: "Discovered", files: current.size })
-  // What the index holds per note: this process's last snapshot says it when the index holds that build.
-  const stored: ReadonlyMap<string, string | null> = memory?.snapshot !== undefined && manifest?.snapshotHash === memory.snapshot.contentHash
-    ? notesOf(memory.snapshot)
-    : yield* writer.noteHashes
-  const space = yield* writer.vectorSpaceHeader
-  const retrain = options.rebuild === true || space === undefined || space.modelId !== LSA_MODEL_ID
-  const changed = [...current].filter(([note, hash]) => retrain || stored.get(note) !== hash).map(([note]) => note).sort(byCodeUnit)
-  const deleted = [...stored.keys()].filter((note) => !current.has(note)).sort(byCodeUnit)
-
-  const chunks = yield* chunkNotes(options.root, changed, counter, progress)
-
-  // Outbound edges move with a note's own text and with how its links resolve; discovery hands a
-  // unit's relation group on unchanged (the same object) exactly when neither moved. The groups of
-  // the build the index holds are known when this run's previous snapshot is that build.
-  const indexedBuild = !retrain && previous !== undefined && previous.contentHash === manifest?.snapshotHash
-  const relations = relationUpdate(snapshot, {
-    before: indexedBuild ? unitsOf(previous, cache) : undefined,
-    after: unitsOf(snapshot, cache)
-  })
-  const content = {
-    chunks,
-    notes: changed.map((note) => ({ id: note, contentHash: current.get(note)! })),
-    deleteNotes: deleted,
-    relations,
-    manifest: { snapshotHash: snapshot.contentHash, builtAt: new Date(options.now).toISOString() }
-  }
-
-  // Embeddings. A retrain fits the latent semantic model on a sample of the chunks, while the
-  // chunks are written, then embeds them all; an incremental run embeds only chunks whose text the
-  // index has no vector for, with the stored model.
-  let encoder: TextEncoderModel
-  let embedded: number
-  let summary: WriteSummary
-  if (retrain) {
-    const training = yield* Training
-    // Vectors are stored in chunk id order, as `write` stores them, so the file has the same bytes.
-    const ordered = [...chunks].sort((a, b) => byCodeUnit(a.id, b.id))
-    summary = yield* Effect.scoped(Effect.gen(function*() {
-      const run = yield* training.start(trainingSample(chunks).map((chunk) => chunk.text))
-      return yield* writer.rebuild(content, (store) =>
-        Effect.gen(function*() {
-          const trained = yield* run.model
-          // Each step is long and synchronous; yielding between them lets a Ctrl-C in meanwhile
-          // interrupt the build (and roll it back) instead of waiting for the commit.
-          yield* Effect.yieldNow
-          encoder = Lsa.encoder(trained)
-          yield* store.open({ id: encoder.id, version: encoder.version, dimension: encoder.dimension, model: Lsa.encodeModel(trained) })
-          progress({ _tag: "Embedding", chunks: chunks.length })
-          let next = 0
-          yield* run.embedInto(ordered.map((chunk) => chunk.text), (vectors) => {
-            const entries = vectors.map((vector, i) => ({ chunkId: ordered[next + i]!.id as ChunkId, vector }))
-            next += vectors.length
-            return Effect.andThen(Effect.yieldNow, store.add(entries))
-          })
-          yield* Effect.yieldNow
-        }))
-    }))
-    embedded = chunks.length
-  } else {
-    // The stored model embeds the new chunks; the batch names no model data, so the stored stays.
-    const restored = memory?.encoder !== undefined && memory.encoder.version === space!.version
-      ? memory.encoder
-      : Lsa.encoder(yield* Lsa.decodeModel((yield* writer.vectorSpace)?.model ?? "").pipe(Effect.orDie))
-    encoder = restored
-    const existing = yield* writer.storedChunks(changed)
-    const toEmbed = chunks.filter((chunk) => {
-      const known = existing.get(chunk.id)
-      return known === undefined || !known.embedded || known.contentSha !== chunk.contentSha
-    })
-    progress({ _tag: "Embedding", chunks: toEmbed.length })
-    const entries = toEmbed.map((chunk) => ({ chunkId: chunk.id as ChunkId, vector: restored.embedOne(chunk.text) }))
-    summary = yield* writer.write({
-      ...content,
-      vectors: { model: { id: space!.modelId, version: space!.version, dimension: space!.dimension }, entries }
-    })
-    embedded = entries.length
-  }
-  // Only now, with the index committed, may the files vouch for this scan.
-  if (memory === undefined || memory.saved === undefined) yield* saveScan(options.root, snapshot, cache, fingerprint)
-  if (memory !== undefined) {
-    memory.snapshot = snapshot
-    memory.cache = cache
-    memory.fingerprint = fingerprint
-    memory.encoder = encoder!
-    memory.saved = memory.saved === undefined
-  }
-  progress({ _tag: "Written" })
-  return {
-    upToDate: false,
-    notes: current.size,
-    notesIndexed: changed.length,
-    notesUnchanged: current.size - changed.length,
-    notesDeleted: deleted.length,
-    chunksEmbedded: embedded,
-    vectorsReused: chunks.length - embedded,
-    retrained: retrain,
-    summary,
-    snapshotHash: snapshot.contentHash
-  } satisfies IndexReport
 }, (effect) => Effect.provide(effect, NodeCrypto.layerDigest))
+
+/** Chunks, embeds and writes what the scan found, then puts the scan's files in place. */
+const writeIndex = (options: IndexOptions, scan: Scan, progress: (event: IndexProgress) => void) =>
+  Effect.gen(function*() {
+    const writer = yield* IndexWriter
+    const counter = yield* TokenCounter
+    const memory = options.memory
+    const { current, changed, deleted, space, retrain } = scan
+    const chunks = yield* chunkNotes(options.root, changed, counter, progress)
+    const content = {
+      chunks,
+      notes: changed.map((note) => ({ id: note, contentHash: current.get(note)! })),
+      deleteNotes: deleted,
+      relations: scan.relations,
+      manifest: { snapshotHash: scan.snapshotHash, builtAt: new Date(options.now).toISOString() }
+    }
+    // Embeddings. A retrain fits the latent semantic model on a sample of the chunks, while the
+    // chunks are written, then embeds them all; an incremental run embeds only chunks whose text the
+    // index has no vector for, with the stored model.
+    let encoder: TextEncoderModel
+    let embedded: number
+    let summary: WriteSummary
+    if (retrain) {
+      const training = yield* Training
+      // Vectors are stored in chunk id order, as `write` stores them, so the file has the same bytes.
+      const ordered = [...chunks].sort((a, b) => byCodeUnit(a.id, b.id))
+      summary = yield* Effect.scoped(Effect.gen(function*() {
+        const run = yield* training.start(trainingSample(chunks).map((chunk) => chunk.text))
+        return yield* writer.rebuild(content, (store) =>
+          Effect.gen(function*() {
+            const trained = yield* run.model
+            // Each step is long and synchronous; yielding between them lets a Ctrl-C in meanwhile
+            // interrupt the build (and roll it back) instead of waiting for the commit.
+            yield* Effect.yieldNow
+            encoder = Lsa.encoder(trained)
+            yield* store.open({ id: encoder.id, version: encoder.version, dimension: encoder.dimension, model: Lsa.encodeModel(trained) })
+            progress({ _tag: "Embedding", chunks: chunks.length })
+            let next = 0
+            yield* run.embedInto(ordered.map((chunk) => chunk.text), (vectors) => {
+              const entries = vectors.map((vector, i) => ({ chunkId: ordered[next + i]!.id as ChunkId, vector }))
+              next += vectors.length
+              return Effect.andThen(Effect.yieldNow, store.add(entries))
+            })
+            yield* Effect.yieldNow
+          }))
+      }))
+      embedded = chunks.length
+    } else {
+      // The stored model embeds the new chunks; the batch names no model data, so the stored stays.
+      const restored = memory?.encoder !== undefined && memory.encoder.version === space!.version
+        ? memory.encoder
+        : Lsa.encoder(yield* Lsa.decodeModel((yield* writer.vectorSpace)?.model ?? "").pipe(Effect.orDie))
+      encoder = restored
+      const existing = yield* writer.storedChunks(changed)
+      const toEmbed = chunks.filter((chunk) => {
+        const known = existing.get(chunk.id)
+        return known === undefined || !known.embedded || known.contentSha !== chunk.contentSha
+      })
+      progress({ _tag: "Embedding", chunks: toEmbed.length })
+      const entries = toEmbed.map((chunk) => ({ chunkId: chunk.id as ChunkId, vector: restored.embedOne(chunk.text) }))
+      summary = yield* writer.write({
+        ...content,
+        vectors: { model: { id: space!.modelId, version: space!.version, dimension: space!.dimension }, entries }
+      })
+      embedded = entries.length
+    }
+    // Only now, with the index committed, may the files vouch for this scan.
+    if (scan.files !== undefined) yield* scan.files.commit
+    if (memory !== undefined && scan.kept !== undefined) {
+      memory.snapshot = scan.kept.snapshot
+      memory.cache = scan.kept.cache
+      memory.fingerprint = scan.kept.fingerprint
+      memory.encoder = encoder!
+      memory.saved = memory.saved === undefined
+    }
+    progress({ _tag: "Written" })
+    return {
+      upToDate: false,
+      notes: current.size,
+      notesIndexed: changed.length,
+      notesUnchanged: current.size - changed.length,
+      notesDeleted: deleted.length,
+      chunksEmbedded: embedded,
+      vectorsReused: chunks.length - embedded,
+      retrained: retrain,
+      summary,
+      snapshotHash: scan.snapshotHash
+    } satisfies IndexReport
+  })

@@ -7,7 +7,7 @@
  */
 import { Effect, FileSystem } from "effect"
 import * as ScanCache from "../src/discovery/ScanCache.ts"
-import { writeWhole } from "./snapshotFile.ts"
+import { stageWhole } from "./snapshotFile.ts"
 
 const FORMAT = "cairn/scan-cache@2"
 
@@ -44,11 +44,11 @@ export const read = (fs: FileSystem.FileSystem, file: string): Effect.Effect<Sca
     Effect.orElseSucceed((): ScanCacheFile => ({ cache: ScanCache.make() }))
   )
 
-/** The cache's entries as the last scan left them, vouching for `snapshotHash` under `fingerprint`. */
-export const write = (
+/** The cache's entries as the last scan left them, vouching for `snapshotHash` under `fingerprint`, written aside (`stageWhole`). */
+export const stage = (
   fs: FileSystem.FileSystem,
   file: string,
   cache: ScanCache.ScanCache,
   stamp: { readonly fingerprint: string; readonly snapshotHash: string }
 ) =>
-  writeWhole(fs, file, JSON.stringify({ format: FORMAT, fingerprint: stamp.fingerprint, snapshotHash: stamp.snapshotHash, entries: cache.hashEntries() }))
+  stageWhole(fs, file, JSON.stringify({ format: FORMAT, fingerprint: stamp.fingerprint, snapshotHash: stamp.snapshotHash, entries: cache.hashEntries() }))

@@ -1,10 +1,10 @@
 import { NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, FileSystem } from "effect"
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { writeWhole } from "./snapshotFile.ts"
+import { stageWhole, writeWhole } from "./snapshotFile.ts"
 
 const inTemp = <A>(use: (directory: string) => Effect.Effect<A, unknown, FileSystem.FileSystem>) =>
   Effect.acquireUseRelease(
@@ -27,6 +27,29 @@ describe("writeWhole", () => {
         assert.strictEqual(readFileSync(file, "utf8"), "short")
         yield* writeWhole(fs, file, [])
         assert.strictEqual(readFileSync(file, "utf8"), "")
+        assert.deepStrictEqual(readdirSync(directory), ["snapshot.json"])
+      })
+    ))
+
+  it.effect("stages written aside: two in one process do not share a temporary, and a discarded one leaves nothing", () =>
+    inTemp((directory) =>
+      Effect.gen(function*() {
+        const fs = yield* FileSystem.FileSystem
+        const file = join(directory, "snapshot.json")
+        yield* writeWhole(fs, file, "old")
+        const first = yield* stageWhole(fs, file, "first")
+        const second = yield* stageWhole(fs, file, ["sec", "ond"])
+        assert.strictEqual(readFileSync(file, "utf8"), "old")
+        yield* second.commit
+        yield* first.discard
+        assert.strictEqual(readFileSync(file, "utf8"), "second")
+        assert.deepStrictEqual(readdirSync(directory), ["snapshot.json"])
+        // A temporary of a process that is gone is cleared by the next staging; this process's own are not.
+        writeFileSync(join(directory, "snapshot.json.999999999.0.tmp"), "stale")
+        writeFileSync(join(directory, "snapshot.json.999999998.tmp"), "stale, older naming")
+        const third = yield* stageWhole(fs, file, "third")
+        assert.deepStrictEqual(readdirSync(directory).filter((name) => name.endsWith(".tmp")).length, 1)
+        yield* third.commit
         assert.deepStrictEqual(readdirSync(directory), ["snapshot.json"])
       })
     ))

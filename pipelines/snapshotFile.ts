@@ -6,6 +6,7 @@
  * that is not a snapshot is ignored and the scan starts cold; it only ever makes a scan faster.
  */
 import { Effect, FileSystem, Option } from "effect"
+import type { PlatformError } from "effect/PlatformError"
 import * as NodePath from "node:path"
 import type { Snapshot } from "../src/domain/Snapshot.ts"
 import { adopt, serializeParts } from "../src/discovery/Assemble.ts"
@@ -43,9 +44,12 @@ export const read = (fs: FileSystem.FileSystem, file: string, cache: ScanCache):
     Effect.orElseSucceed(() => Option.none<Snapshot>())
   )
 
-/** Writes `snapshot` whole: a reader never sees half a file, even if this process dies mid-write. */
-export const write = (fs: FileSystem.FileSystem, file: string, snapshot: Snapshot, cache: ScanCache) =>
-  writeWhole(fs, file, [...serializeParts(snapshot, cache), "\n"])
+/**
+ * `snapshot` written aside, to be put in place by `commit`: a reader never sees half a file, even if
+ * this process dies mid-write.
+ */
+export const stage = (fs: FileSystem.FileSystem, file: string, snapshot: Snapshot, cache: ScanCache) =>
+  stageWhole(fs, file, [...serializeParts(snapshot, cache), "\n"])
 
 const alive = (pid: number): boolean => {
   try {
@@ -62,22 +66,38 @@ const WRITE_BATCH_CHARS = 1 << 20
 
 const utf8 = new TextEncoder()
 
+/** A file written under a temporary name: `commit` renames it into place, `discard` removes it. */
+export interface Staged {
+  readonly commit: Effect.Effect<void, PlatformError>
+  readonly discard: Effect.Effect<void>
+}
+
+/** Temporaries staged by this process so far: each staging writes a name of its own. */
+let staged = 0
+
+/** `<file>.<pid>.<n>.tmp`, or `<file>.<pid>.tmp` as earlier versions named them: the writer's pid. */
+const writerOf = (name: string, prefix: string): number => {
+  const match = name.startsWith(prefix) ? /^(\d+)(?:\.\d+)?\.tmp$/.exec(name.slice(prefix.length)) : null
+  return match === null ? Number.NaN : Number(match[1])
+}
+
 /**
- * `text` (one string, or consecutive parts) into `file` through a temporary file of this process's
- * own, then a rename: readers see the old file or the new one, and two processes writing at once do
- * not take each other's temporary. Parts are encoded a batch at a time, so a large file never
- * exists whole in memory a second time; a part must not end inside a surrogate pair. A temporary left by a process that died mid-write is
- * removed, so none accumulate.
+ * `text` (one string, or consecutive parts) written to a temporary file of this staging's own, next
+ * to `file`; `commit` renames it over `file`, so readers see the old file or the new one, and two
+ * writers at once do not take each other's temporary. Parts are encoded a batch at a time, so a
+ * large file never exists whole in memory a second time; a part must not end inside a surrogate
+ * pair. A temporary left by a process that died is removed, so none accumulate.
  */
-export const writeWhole = (fs: FileSystem.FileSystem, file: string, text: string | ReadonlyArray<string>) =>
+export const stageWhole = (fs: FileSystem.FileSystem, file: string, text: string | ReadonlyArray<string>): Effect.Effect<Staged, PlatformError> =>
   Effect.gen(function*() {
     const directory = NodePath.dirname(file)
     const prefix = `${NodePath.basename(file)}.`
     for (const name of yield* fs.readDirectory(directory).pipe(Effect.orElseSucceed(() => []))) {
-      const pid = name.startsWith(prefix) && name.endsWith(".tmp") ? Number(name.slice(prefix.length, -".tmp".length)) : Number.NaN
+      const pid = writerOf(name, prefix)
       if (Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && !alive(pid)) yield* fs.remove(NodePath.join(directory, name)).pipe(Effect.ignore)
     }
-    const temporary = `${file}.${process.pid}.tmp`
+    const temporary = `${file}.${process.pid}.${staged++}.tmp`
+    const discard = fs.remove(temporary).pipe(Effect.ignore)
     yield* Effect.scoped(Effect.gen(function*() {
       const handle = yield* fs.open(temporary, { flag: "w" })
       const parts = typeof text === "string" ? [text] : text
@@ -92,6 +112,10 @@ export const writeWhole = (fs: FileSystem.FileSystem, file: string, text: string
         size = 0
       }
       if (batch.length > 0) yield* handle.writeAll(utf8.encode(batch.join("")))
-    }))
-    yield* fs.rename(temporary, file)
+    })).pipe(Effect.onError(() => discard))
+    return { commit: fs.rename(temporary, file), discard }
   })
+
+/** `stageWhole`, committed at once. */
+export const writeWhole = (fs: FileSystem.FileSystem, file: string, text: string | ReadonlyArray<string>) =>
+  Effect.flatMap(stageWhole(fs, file, text), (staged) => staged.commit)

@@ -6,7 +6,7 @@
  */
 import { NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { DatabaseSync } from "node:sqlite"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -98,6 +98,32 @@ describe("refresh from a one-shot process", () => {
         const cold = await index(root)
         assert.deepStrictEqual([cold.upToDate, cold.notesIndexed, cold.summary.chunkCount], [false, 0, first.summary.chunkCount])
       }
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
+  }, 60_000)
+
+  it("a one-shot refresh that cannot commit leaves the files of the last build as they were, and no temporaries", async () => {
+    const root = repository()
+    try {
+      await index(root)
+      const files = () => ["snapshot.json", "scan-cache.json"].map((file) => readFileSync(join(root, ".cairn", file), "utf8"))
+      const before = files()
+      write(root, "docs/retention.md", "# Log retention\n\nApplication logs are kept for 45 days.\n")
+      // Another connection holds the write lock past the busy timeout, so this refresh fails.
+      const other = new DatabaseSync(join(root, ".cairn", "index.sqlite"))
+      other.exec("BEGIN IMMEDIATE")
+      const failed = await index(root).then(() => "committed", () => "failed")
+      other.exec("ROLLBACK")
+      other.close()
+      assert.strictEqual(failed, "failed")
+      // The scan's files were written aside before the index write failed; none were put in place.
+      assert.deepStrictEqual(files(), before)
+      assert.deepStrictEqual(readdirSync(join(root, ".cairn")).filter((name) => name.endsWith(".tmp")), [])
+      const next = await index(root)
+      assert.deepStrictEqual([next.upToDate, next.notesIndexed], [false, 1])
+      assert.notDeepEqual(files(), before)
+      assert.isTrue((await index(root)).upToDate)
     } finally {
       rmSync(root, { recursive: true, force: true })
     }
