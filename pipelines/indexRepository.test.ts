@@ -15,4 +15,18 @@ describe("trainingSample", () => {
     assert.strictEqual(forward.length, MAX_TRAINING_CHUNKS)
     assert.deepStrictEqual(forward, backward)
   })
+
+  it("is the chunks whose hashes sort first, whatever their prefixes share, and for hashes that are not hex", () => {
+    const bySha = (a: { contentSha: string; id: string }, b: { contentSha: string; id: string }) =>
+      a.contentSha < b.contentSha ? -1 : a.contentSha > b.contentSha ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0
+    // Hashes crowd a few 13-digit prefixes, some repeat whole, so the threshold falls among ties.
+    const crowded = Array.from({ length: MAX_TRAINING_CHUNKS + 5_000 }, (_, i) => ({
+      ...chunk({ id: `n${(i * 37) % 25_000}-${i}.md#0`, text: `t${i}` }),
+      contentSha: `${(i % 7).toString(16).padStart(13, "0")}${((i * 7919) % 4_001).toString(16).padStart(51, "0")}`
+    }))
+    const expected = [...crowded].sort(bySha).slice(0, MAX_TRAINING_CHUNKS).map((c) => c.id)
+    assert.deepStrictEqual(trainingSample(crowded).map((c) => c.id), expected)
+    const shouting = crowded.map((c) => ({ ...c, contentSha: c.contentSha.toUpperCase() }))
+    assert.deepStrictEqual(trainingSample(shouting).map((c) => c.id), [...shouting].sort(bySha).slice(0, MAX_TRAINING_CHUNKS).map((c) => c.id))
+  })
 })

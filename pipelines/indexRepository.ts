@@ -80,11 +80,28 @@ export interface IndexReport {
  */
 export const MAX_TRAINING_CHUNKS = 20_000
 
-/** A deterministic, order-free sample: the chunks whose content hashes sort first. */
-export const trainingSample = (chunks: ReadonlyArray<Chunk>): ReadonlyArray<Chunk> =>
-  chunks.length <= MAX_TRAINING_CHUNKS
-    ? chunks
-    : [...chunks].sort((a, b) => byCodeUnit(a.contentSha, b.contentSha) || byCodeUnit(a.id, b.id)).slice(0, MAX_TRAINING_CHUNKS)
+const bySample = (a: Chunk, b: Chunk) => byCodeUnit(a.contentSha, b.contentSha) || byCodeUnit(a.id, b.id)
+
+/** The first 13 hex digits of a content hash as a number: exact, and ordered as the hashes are. */
+const shaPrefix = (chunk: Chunk): number => Number.parseInt(chunk.contentSha.slice(0, 13), 16)
+
+const HEX_PREFIX = /^[0-9a-f]{13}/
+
+/**
+ * A deterministic, order-free sample: the chunks whose content hashes sort first, in that order.
+ * Selected by a numeric threshold rather than by sorting every chunk, which took 0.4 s at 76,000
+ * chunks on the path to training; only the chunks at the threshold are compared in full.
+ */
+export const trainingSample = (chunks: ReadonlyArray<Chunk>): ReadonlyArray<Chunk> => {
+  if (chunks.length <= MAX_TRAINING_CHUNKS) return chunks
+  // A hash that is not lowercase hex has no numeric prefix to compare by.
+  if (!chunks.every((chunk) => HEX_PREFIX.test(chunk.contentSha))) return [...chunks].sort(bySample).slice(0, MAX_TRAINING_CHUNKS)
+  const prefixes = Float64Array.from(chunks, shaPrefix)
+  const threshold = Float64Array.from(prefixes).sort()[MAX_TRAINING_CHUNKS - 1]!
+  const below = chunks.filter((_, i) => prefixes[i]! < threshold)
+  const at = chunks.filter((_, i) => prefixes[i] === threshold).sort(bySample)
+  return [...below, ...at.slice(0, MAX_TRAINING_CHUNKS - below.length)].sort(bySample)
+}
 
 /** The model id the latent semantic encoder reports; a stored space of another model is retrained. */
 const LSA_MODEL_ID = "cairn/lsa"
@@ -433,10 +450,11 @@ const writeIndex = (options: IndexOptions, scan: Scan, progress: (event: IndexPr
     let summary: WriteSummary
     if (retrain) {
       const training = yield* Training
-      // Vectors are stored in chunk id order, as `write` stores them, so the file has the same bytes.
-      const ordered = [...chunks].sort((a, b) => byCodeUnit(a.id, b.id))
       summary = yield* Effect.scoped(Effect.gen(function*() {
         const run = yield* training.start(trainingSample(chunks).map((chunk) => chunk.text))
+        // Vectors are stored in chunk id order, as `write` stores them, so the file has the same
+        // bytes; sorted while the model trains on another thread, since 76,000 ids take 0.4 s.
+        const ordered = [...chunks].sort((a, b) => byCodeUnit(a.id, b.id))
         return yield* writer.rebuild(content, (store) =>
           Effect.gen(function*() {
             const trained = yield* run.model
