@@ -6,7 +6,7 @@
  */
 import * as NodeChildProcessSpawner from "@effect/platform-node/NodeChildProcessSpawner"
 import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
-import { Effect, Exit, FileSystem, Layer, Option, Path } from "effect"
+import { Effect, FileSystem, Layer, Option, Path } from "effect"
 import * as NodeFs from "node:fs"
 import type { Chunk, ChunkId } from "../src/domain/Chunk.ts"
 import { DiscoveryError, SourceUnreadable } from "../src/domain/DiscoveryError.ts"
@@ -289,10 +289,15 @@ export const pendingChanges = Effect.fn("pendingChanges")(function*(options: { r
 }, (effect) => Effect.provide(effect, NodeCrypto.layerDigest))
 
 /**
- * The snapshot and scan cache files of a scan, written aside into `<root>/.cairn/`: `commit` puts
- * both in place, once the index holds that scan; `discard` removes them when it never will.
+ * The snapshot and scan cache files of a scan, written aside into `<root>/.cairn/` for as long as
+ * the enclosing scope: `commit` puts both in place, once the index holds that scan; closing the
+ * scope removes whatever was not committed, whether the run failed or was interrupted (staging is
+ * not interruptible, so no file is written without its removal registered).
  */
 const stageScan = (root: string, snapshot: Snapshot, cache: ScanCache.ScanCache, fingerprint: string) =>
+  Effect.acquireRelease(stageScanFiles(root, snapshot, cache, fingerprint), (staged) => staged.discard)
+
+const stageScanFiles = (root: string, snapshot: Snapshot, cache: ScanCache.ScanCache, fingerprint: string) =>
   Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path
@@ -310,7 +315,7 @@ const stageScan = (root: string, snapshot: Snapshot, cache: ScanCache.ScanCache,
 export const saveIndexMemory = (root: string, memory: IndexMemory) =>
   Effect.gen(function*() {
     if (memory.saved !== false || memory.snapshot === undefined || memory.cache === undefined || memory.fingerprint === undefined) return
-    yield* (yield* stageScan(root, memory.snapshot, memory.cache, memory.fingerprint)).commit
+    yield* Effect.scoped(Effect.flatMap(stageScan(root, memory.snapshot, memory.cache, memory.fingerprint), (staged) => staged.commit))
     memory.saved = true
   })
 
@@ -419,12 +424,11 @@ export const indexRepository = Effect.fn("indexRepository")(function*(options: I
   const fs = yield* FileSystem.FileSystem
   yield* requireDirectory(fs, options.root)
   const progress = options.onProgress ?? (() => {})
-  const scan = yield* scanForIndex(options, progress)
-  if (!("current" in scan)) return upToDateReport(scan)
-  // Staged files must not outlive a run that does not commit.
-  return yield* writeIndex(options, scan, progress).pipe(
-    Effect.onExit((exit) => Exit.isSuccess(exit) || scan.files === undefined ? Effect.void : scan.files.discard)
-  )
+  // The scan's staged files live in this scope: committed by the write, removed on the way out.
+  return yield* Effect.scoped(Effect.gen(function*() {
+    const scan = yield* scanForIndex(options, progress)
+    return "current" in scan ? yield* writeIndex(options, scan, progress) : upToDateReport(scan)
+  }))
 }, (effect) => Effect.provide(effect, NodeCrypto.layerDigest))
 
 /** Chunks, embeds and writes what the scan found, then puts the scan's files in place. */

@@ -84,9 +84,9 @@ const writerOf = (name: string, prefix: string): number => {
 /**
  * `text` (one string, or consecutive parts) written to a temporary file of this staging's own, next
  * to `file`; `commit` renames it over `file`, so readers see the old file or the new one, and two
- * writers at once do not take each other's temporary. Parts are encoded a batch at a time, so a
- * large file never exists whole in memory a second time; a part must not end inside a surrogate
- * pair. A temporary left by a process that died is removed, so none accumulate.
+ * writers at once do not take each other's temporary. Parts are encoded a batch at a time, so text
+ * given in parts is never joined or encoded whole; a part must not end inside a surrogate pair. A
+ * temporary left by a process that died is removed, so none accumulate.
  */
 export const stageWhole = (fs: FileSystem.FileSystem, file: string, text: string | ReadonlyArray<string>): Effect.Effect<Staged, PlatformError> =>
   Effect.gen(function*() {

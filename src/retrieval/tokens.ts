@@ -6,6 +6,7 @@
  * least one byte). Cost stays linear in the input.
  */
 
+import { detached } from "../discovery/Detached.ts"
 import * as PieceMemo from "./pieceMemo.ts"
 import { pieceEnd } from "./pieces.ts"
 
@@ -89,7 +90,8 @@ export const bounded = (exactCount: (text: string) => number): (text: string) =>
         }
       }
       const count = exactCount(piece)
-      memo.set(piece, count)
+      // A copy: the piece is a view into the counted text, which is often a view into a whole file.
+      memo.set(detached(piece), count)
       total += count
     }
     return total
