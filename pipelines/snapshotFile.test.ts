@@ -1,7 +1,7 @@
 import { NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, FileSystem } from "effect"
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { stageWhole, writeWhole } from "./snapshotFile.ts"
@@ -31,7 +31,8 @@ describe("writeWhole", () => {
       })
     ))
 
-  it.effect("stages written aside: two in one process do not share a temporary, and a discarded one leaves nothing", () =>
+  // Live: leftovers are told by their age on the real clock.
+  it.live("stages written aside: two in one process do not share a temporary, and a discarded one leaves nothing", () =>
     inTemp((directory) =>
       Effect.gen(function*() {
         const fs = yield* FileSystem.FileSystem
@@ -44,13 +45,18 @@ describe("writeWhole", () => {
         yield* first.discard
         assert.strictEqual(readFileSync(file, "utf8"), "second")
         assert.deepStrictEqual(readdirSync(directory), ["snapshot.json"])
-        // A temporary of a process that is gone is cleared by the next staging; this process's own are not.
+        // An hour-old temporary of a process that is gone is cleared by the next staging; a recent one
+        // may be a live writer's in another pid namespace, and stays.
+        const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000)
         writeFileSync(join(directory, "snapshot.json.999999999.0.tmp"), "stale")
         writeFileSync(join(directory, "snapshot.json.999999998.tmp"), "stale, older naming")
+        writeFileSync(join(directory, "snapshot.json.999999997.0.tmp"), "recent")
+        utimesSync(join(directory, "snapshot.json.999999999.0.tmp"), hoursAgo(2), hoursAgo(2))
+        utimesSync(join(directory, "snapshot.json.999999998.tmp"), hoursAgo(2), hoursAgo(2))
         const third = yield* stageWhole(fs, file, "third")
-        assert.deepStrictEqual(readdirSync(directory).filter((name) => name.endsWith(".tmp")).length, 1)
+        assert.deepStrictEqual(readdirSync(directory).filter((name) => name.endsWith(".tmp")).length, 2)
         yield* third.commit
-        assert.deepStrictEqual(readdirSync(directory), ["snapshot.json"])
+        assert.deepStrictEqual(readdirSync(directory).sort(), ["snapshot.json", "snapshot.json.999999997.0.tmp"])
       })
     ))
 })

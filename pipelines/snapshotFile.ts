@@ -5,7 +5,7 @@
  * Schema (which took longer than the rest of a one-edit refresh), and adopted as canonical. A file
  * that is not a snapshot is ignored and the scan starts cold; it only ever makes a scan faster.
  */
-import { Effect, FileSystem, Option } from "effect"
+import { Clock, Effect, FileSystem, Option } from "effect"
 import type { PlatformError } from "effect/PlatformError"
 import * as NodePath from "node:path"
 import type { Snapshot } from "../src/domain/Snapshot.ts"
@@ -72,6 +72,13 @@ export interface Staged {
   readonly discard: Effect.Effect<void>
 }
 
+/**
+ * How old a dead writer's temporary must be to be removed. A staged file lives from the end of a
+ * scan to the index commit, seconds to minutes, and a writer in another pid namespace cannot be
+ * told from a dead one.
+ */
+const STALE_TEMPORARY_MS = 60 * 60 * 1000
+
 /** Temporaries staged by this process so far: each staging writes a name of its own. */
 let staged = 0
 
@@ -86,15 +93,22 @@ const writerOf = (name: string, prefix: string): number => {
  * to `file`; `commit` renames it over `file`, so readers see the old file or the new one, and two
  * writers at once do not take each other's temporary. Parts are encoded a batch at a time, so text
  * given in parts is never joined or encoded whole; a part must not end inside a surrogate pair. A
- * temporary left by a process that died is removed, so none accumulate.
+ * temporary an hour old whose writer is gone is removed, so none accumulate.
  */
 export const stageWhole = (fs: FileSystem.FileSystem, file: string, text: string | ReadonlyArray<string>): Effect.Effect<Staged, PlatformError> =>
   Effect.gen(function*() {
     const directory = NodePath.dirname(file)
     const prefix = `${NodePath.basename(file)}.`
+    const now = yield* Clock.currentTimeMillis
     for (const name of yield* fs.readDirectory(directory).pipe(Effect.orElseSucceed(() => []))) {
       const pid = writerOf(name, prefix)
-      if (Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && !alive(pid)) yield* fs.remove(NodePath.join(directory, name)).pipe(Effect.ignore)
+      if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid || alive(pid)) continue
+      // A writer in another pid namespace (a container) looks dead from here: only an old temporary is its leftover.
+      const modified = yield* fs.stat(NodePath.join(directory, name)).pipe(
+        Effect.map((info) => Option.getOrElse(Option.map(info.mtime, (date) => date.getTime()), () => now)),
+        Effect.orElseSucceed(() => now)
+      )
+      if (now - modified >= STALE_TEMPORARY_MS) yield* fs.remove(NodePath.join(directory, name)).pipe(Effect.ignore)
     }
     const temporary = `${file}.${process.pid}.${staged++}.tmp`
     const discard = fs.remove(temporary).pipe(Effect.ignore)

@@ -6,7 +6,7 @@
  */
 import { NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs"
 import { DatabaseSync } from "node:sqlite"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -57,11 +57,13 @@ describe("refresh from a one-shot process", () => {
       assert.isTrue((await index(root)).upToDate)
 
       write(root, "docs/retention.md", "# Log retention\n\nApplication logs are kept for 90 days.\n")
-      // A temporary file left by a writer that died is cleared by the next write.
-      writeFileSync(join(root, ".cairn", "snapshot.json.2147483646.tmp"), "half a snapshot")
+      // A temporary file an hour old, left by a writer that died, is cleared by the next write.
+      const leftover = join(root, ".cairn", "snapshot.json.2147483646.tmp")
+      writeFileSync(leftover, "half a snapshot")
+      utimesSync(leftover, new Date(Date.now() - 7_200_000), new Date(Date.now() - 7_200_000))
       const edited = await index(root)
       assert.deepStrictEqual([edited.upToDate, edited.notesIndexed], [false, 1])
-      assert.isFalse(existsSync(join(root, ".cairn", "snapshot.json.2147483646.tmp")))
+      assert.isFalse(existsSync(leftover))
       assert.isTrue((await index(root)).upToDate)
 
       write(root, "docs/oncall.md", "# On call\n\nThe rota changes every Monday.\n")
