@@ -12,6 +12,7 @@ import type { Chunk, ChunkId } from "../src/domain/Chunk.ts"
 import { DiscoveryError, SourceUnreadable } from "../src/domain/DiscoveryError.ts"
 import type { Snapshot } from "../src/domain/Snapshot.ts"
 import { unitsOf } from "../src/discovery/Assemble.ts"
+import { decodeText } from "../src/discovery/FileContent.ts"
 import type { DiscoveryConfig } from "../src/discovery/DiscoveryConfig.ts"
 import type { PreviousUnits } from "../src/discovery/Reuse.ts"
 import * as ScanCache from "../src/discovery/ScanCache.ts"
@@ -213,15 +214,13 @@ const relationUpdate = (
   return { from: from.sort(byCodeUnit), edges: edges.sort(byEdge) }
 }
 
-const utf8 = new TextDecoder()
-
 /**
  * A file's text, read synchronously: for 12,000 files that took 2.6 s through the asynchronous
- * `FileSystem` and a fraction of that here (see SourceTreeNode). A BOM is dropped, as there.
+ * `FileSystem` and a fraction of that here (see SourceTreeNode). Decoded as discovery decodes it.
  */
 const readText = (file: string) =>
   Effect.try({
-    try: () => utf8.decode(NodeFs.readFileSync(file)),
+    try: () => decodeText(NodeFs.readFileSync(file)),
     catch: (error) => new DiscoveryError({ reason: new SourceUnreadable({ path: file, detail: error instanceof Error ? error.message : String(error) }) })
   })
 
@@ -256,6 +255,45 @@ const chunkNotes = (
 const scanConfig = (discovery: Partial<DiscoveryConfig> | undefined): Partial<DiscoveryConfig> =>
   ({ ...discovery, exclude: [...(discovery?.exclude ?? []), ".cairn/"] })
 
+/**
+ * The scan of a refresh, against the files the last committed scan read (`remembered`). When the
+ * index holds the build of that scan and a listing finds every file as it was, there is nothing to
+ * do: the manifest comes back, no snapshot is read. Otherwise discovery takes the listing and is
+ * offered the last snapshot (`previous`, else the file), so unchanged files are not parsed again.
+ * The snapshot file is trusted; should it hold something a scan cannot take, the scan runs cold,
+ * on a cache of its own, which is the one that may vouch for it afterwards.
+ */
+const scanSince = (options: {
+  readonly root: string
+  readonly config: Partial<DiscoveryConfig>
+  readonly fingerprint: string
+  readonly remembered: ScanCacheFile.ScanCacheFile
+  readonly manifest: StoredManifest | undefined
+  readonly previous?: Snapshot | undefined
+  readonly rebuild?: boolean | undefined
+}) =>
+  Effect.gen(function*() {
+    const { root, config, remembered, manifest } = options
+    const holdsRemembered = options.rebuild !== true && manifest !== undefined &&
+      remembered.snapshotHash === manifest.snapshotHash && remembered.fingerprint === options.fingerprint
+    const verdict = holdsRemembered ? yield* unchangedSince({ root, config, cache: remembered.cache }) : undefined
+    if (manifest !== undefined && verdict?.unchanged === true) return manifest
+    const fs = yield* FileSystem.FileSystem
+    const path = yield* Path.Path
+    let cache = remembered.cache
+    const previous = options.rebuild === true ? undefined
+      : options.previous ?? Option.getOrUndefined(yield* SnapshotFile.read(fs, path.join(cairnDir(path, root), "snapshot.json"), cache))
+    const snapshot = yield* discover({ root, config, previous, cache, listing: verdict?.listing }).pipe(
+      Effect.catchDefect(() =>
+        Effect.suspend(() => {
+          cache = ScanCache.make()
+          return discover({ root, config, cache })
+        })
+      )
+    )
+    return { snapshot, cache, previous }
+  })
+
 export interface PendingChanges {
   readonly added: ReadonlyArray<string>
   readonly changed: ReadonlyArray<string>
@@ -269,16 +307,16 @@ export const pendingChanges = Effect.fn("pendingChanges")(function*(options: { r
   const writer = yield* IndexWriter
   yield* requireDirectory(fs, options.root)
   const config = scanConfig(options.discovery)
-  const remembered = yield* ScanCacheFile.read(fs, path.join(cairnDir(path, options.root), "scan-cache.json"))
-  const manifest = yield* writer.manifest
-  // As a refresh would find it: nothing to do when the index holds the last scan and nothing moved.
-  const verdict = manifest !== undefined && remembered.snapshotHash === manifest.snapshotHash && remembered.fingerprint === (yield* scanFingerprint(config))
-    ? yield* unchangedSince({ root: options.root, config, cache: remembered.cache })
-    : undefined
-  if (verdict?.unchanged === true) return { added: [], changed: [], deleted: [] } satisfies PendingChanges
-  const { cache } = remembered
-  const previous = yield* SnapshotFile.read(fs, path.join(cairnDir(path, options.root), "snapshot.json"), cache)
-  const snapshot = yield* discover({ root: options.root, config, previous: Option.getOrUndefined(previous), cache, listing: verdict?.listing })
+  // As a refresh would find it.
+  const scanned = yield* scanSince({
+    root: options.root,
+    config,
+    fingerprint: yield* scanFingerprint(config),
+    remembered: yield* ScanCacheFile.read(fs, path.join(cairnDir(path, options.root), "scan-cache.json")),
+    manifest: yield* writer.manifest
+  })
+  if (!("snapshot" in scanned)) return { added: [], changed: [], deleted: [] } satisfies PendingChanges
+  const { snapshot } = scanned
   const current = notesOf(snapshot)
   const stored = yield* writer.noteHashes
   return {
@@ -369,28 +407,17 @@ const scanForIndex = (options: IndexOptions, progress: (event: IndexProgress) =>
       ? { cache: memory.cache.fork(), fingerprint: memory.fingerprint, snapshotHash: memory.snapshot.contentHash }
       : yield* ScanCacheFile.read(fs, path.join(cairnDir(path, options.root), "scan-cache.json"))
     const manifest = yield* writer.manifest
-
-    // When the index holds the build of that scan and a listing finds every file as it was, there is
-    // nothing to do: no snapshot is read, nothing is written. Otherwise the scan takes the listing.
-    const holdsRemembered = options.rebuild !== true && manifest !== undefined &&
-      remembered.snapshotHash === manifest.snapshotHash && remembered.fingerprint === fingerprint
-    const verdict = holdsRemembered ? yield* unchangedSince({ root: options.root, config, cache: remembered.cache }) : undefined
-    if (manifest !== undefined && verdict?.unchanged === true) return manifest
-
-    // Discovery, offered the last snapshot so unchanged files are not parsed again. The snapshot file
-    // is trusted; should it hold something a scan cannot take, the scan runs cold instead.
-    let cache = remembered.cache
-    const previous = options.rebuild === true ? undefined
-      : memory?.snapshot ?? Option.getOrUndefined(yield* SnapshotFile.read(fs, path.join(cairnDir(path, options.root), "snapshot.json"), cache))
-    const snapshot = yield* discover({ root: options.root, config, previous, cache, listing: verdict?.listing }).pipe(
-      Effect.catchDefect(() =>
-        Effect.suspend(() => {
-          // The cold scan's own cache is the one that may vouch for it afterwards.
-          cache = ScanCache.make()
-          return discover({ root: options.root, config, cache })
-        })
-      )
-    )
+    const scanned = yield* scanSince({
+      root: options.root,
+      config,
+      fingerprint,
+      remembered,
+      manifest,
+      previous: memory?.snapshot,
+      rebuild: options.rebuild
+    })
+    if (!("snapshot" in scanned)) return scanned
+    const { snapshot, cache, previous } = scanned
 
     const current = notesOf(snapshot)
     progress({ _tag: "Discovered", files: current.size })

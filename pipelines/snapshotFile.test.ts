@@ -4,7 +4,10 @@ import { Effect, FileSystem } from "effect"
 import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { stageWhole, writeWhole } from "./snapshotFile.ts"
+import { stageWhole } from "./snapshotFile.ts"
+
+const writeWhole = (fs: FileSystem.FileSystem, file: string, text: string | ReadonlyArray<string>) =>
+  Effect.flatMap(stageWhole(fs, file, text), (staged) => staged.commit)
 
 const inTemp = <A>(use: (directory: string) => Effect.Effect<A, unknown, FileSystem.FileSystem>) =>
   Effect.acquireUseRelease(
@@ -13,7 +16,7 @@ const inTemp = <A>(use: (directory: string) => Effect.Effect<A, unknown, FileSys
     (directory) => Effect.sync(() => rmSync(directory, { recursive: true, force: true }))
   ).pipe(Effect.provide(NodeServices.layer))
 
-describe("writeWhole", () => {
+describe("stageWhole", () => {
   it.effect("writes parts spanning several batches as the bytes of their concatenation, and leaves no temporary", () =>
     inTemp((directory) =>
       Effect.gen(function*() {

@@ -129,7 +129,3 @@ export const stageWhole = (fs: FileSystem.FileSystem, file: string, text: string
     })).pipe(Effect.onError(() => discard))
     return { commit: fs.rename(temporary, file), discard }
   })
-
-/** `stageWhole`, committed at once. */
-export const writeWhole = (fs: FileSystem.FileSystem, file: string, text: string | ReadonlyArray<string>) =>
-  Effect.flatMap(stageWhole(fs, file, text), (staged) => staged.commit)

@@ -36,6 +36,18 @@ const index = (root: string, memory?: IndexMemory.IndexMemory) =>
     )
   )
 
+/** An index run while another connection holds the write lock past the busy timeout. */
+const indexWhileLocked = async (root: string, memory?: IndexMemory.IndexMemory): Promise<"committed" | "failed"> => {
+  const other = new DatabaseSync(join(root, ".cairn", "index.sqlite"))
+  other.exec("BEGIN IMMEDIATE")
+  try {
+    return await index(root, memory).then(() => "committed" as const, () => "failed" as const)
+  } finally {
+    other.exec("ROLLBACK")
+    other.close()
+  }
+}
+
 const modified = (root: string, file: string) => statSync(join(root, ".cairn", file)).mtimeMs
 
 describe("refresh from a one-shot process", () => {
@@ -112,13 +124,7 @@ describe("refresh from a one-shot process", () => {
       const files = () => ["snapshot.json", "scan-cache.json"].map((file) => readFileSync(join(root, ".cairn", file), "utf8"))
       const before = files()
       write(root, "docs/retention.md", "# Log retention\n\nApplication logs are kept for 45 days.\n")
-      // Another connection holds the write lock past the busy timeout, so this refresh fails.
-      const other = new DatabaseSync(join(root, ".cairn", "index.sqlite"))
-      other.exec("BEGIN IMMEDIATE")
-      const failed = await index(root).then(() => "committed", () => "failed")
-      other.exec("ROLLBACK")
-      other.close()
-      assert.strictEqual(failed, "failed")
+      assert.strictEqual(await indexWhileLocked(root), "failed")
       // The scan's files were written aside before the index write failed; none were put in place.
       assert.deepStrictEqual(files(), before)
       assert.deepStrictEqual(readdirSync(join(root, ".cairn")).filter((name) => name.endsWith(".tmp")), [])
@@ -216,13 +222,7 @@ describe("refresh from a long-lived process", () => {
       const memory = IndexMemory.make()
       await index(root, memory)
       write(root, "docs/retention.md", "# Log retention\n\nApplication logs are kept for 45 days.\n")
-      // Another connection holds the write lock past the busy timeout, so this refresh fails.
-      const other = new DatabaseSync(join(root, ".cairn", "index.sqlite"))
-      other.exec("BEGIN IMMEDIATE")
-      const failed = await index(root, memory).then(() => "committed", () => "failed")
-      other.exec("ROLLBACK")
-      other.close()
-      assert.strictEqual(failed, "failed")
+      assert.strictEqual(await indexWhileLocked(root, memory), "failed")
       const next = await index(root, memory)
       assert.deepStrictEqual([next.upToDate, next.notesIndexed], [false, 1])
       assert.isTrue((await index(root, memory)).upToDate)
