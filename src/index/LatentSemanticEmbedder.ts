@@ -40,6 +40,16 @@ export const defaultLsaOptions: LsaOptions = {
 
 const FORMAT = "cairn/lsa@1"
 
+const NOT_BASE64 = /[^A-Za-z0-9+/=]/
+
+/** The bytes a padded base64 text decodes to, or -1 when it is not one; checked without decoding it. */
+const base64Bytes = (text: string): number => {
+  const padding = text.endsWith("==") ? 2 : text.endsWith("=") ? 1 : 0
+  const padded = text.indexOf("=")
+  if (text.length % 4 !== 0 || NOT_BASE64.test(text) || (padded !== -1 && padded !== text.length - padding)) return -1
+  return (text.length / 4) * 3 - padding
+}
+
 export const LsaModel = Schema.Struct({
   format: Schema.Literal(FORMAT),
   seed: Schema.Int,
@@ -52,10 +62,7 @@ export const LsaModel = Schema.Struct({
 }).check(
   Schema.makeFilter((model) =>
     model.idf.length === model.vocabulary.length &&
-    Result.match(Base64.decode(model.projection), {
-      onFailure: () => false,
-      onSuccess: (bytes) => bytes.length === model.vocabulary.length * model.latentDimension * 4
-    }), { expected: "idf and projection sized to the vocabulary" })
+    base64Bytes(model.projection) === model.vocabulary.length * model.latentDimension * 4, { expected: "idf and projection sized to the vocabulary" })
 )
 export type LsaModel = typeof LsaModel.Type
 
@@ -184,33 +191,49 @@ export const train = (texts: ReadonlyArray<string>, overrides: Partial<LsaOption
   }
 }
 
+/** An encoder over a trained model; `embedTerms` takes a text's {@link analyse}d terms, so analysis can run before the model exists. */
+export interface LsaEncoder extends TextEncoderModel {
+  readonly embedTerms: (termsOfText: ReadonlyArray<string>) => Array<number>
+}
+
+/** What the encoder reads of a text: its analysed terms, the same under every model. */
+export const analyse = terms
+
 /**
  * An encoder over a model: a text's TF-IDF weights projected onto the latent directions (LSA
- * "folding in"), scaled to unit length. `version` is a fingerprint of the model's content.
+ * "folding in"), scaled to unit length. `version` is a fingerprint of the model's content, taken
+ * when first asked for: restoring a stored model to embed a few chunks does not need it.
  */
-export const encoder = (model: LsaModel): TextEncoderModel => {
+export const encoder = (model: LsaModel): LsaEncoder => {
   const k = model.latentDimension
   const projection = fromBase64(model.projection)
   const index = new Map(model.vocabulary.map((term, row) => [term, row] as const))
-  const analyse = terms
   const weigh = termWeigher(index)
-  const content = `${model.format}|${model.seed}|${k}|${model.vocabulary.join("\u0000")}|${model.idf.join(",")}|${model.projection}`
-  const fingerprint = [hashString(content, 1), hashString(content, 2)].map((h) => h.toString(16).padStart(8, "0")).join("")
+  let version: string | undefined
+  const embedTerms = (termsOfText: ReadonlyArray<string>): Array<number> => {
+    const latent = new Float64Array(k)
+    const { size, rows, weights } = weigh(termsOfText)
+    for (let i = 0; i < size; i++) {
+      const row = rows[i]!
+      const w = weights[i]! * model.idf[row]!
+      const offset = row * k
+      for (let j = 0; j < k; j++) latent[j] = latent[j]! + w * projection[offset + j]!
+    }
+    return unitWithReservedAxis(latent)
+  }
   return {
     id: "cairn/lsa",
-    version: `${FORMAT}/${k}/${fingerprint}`,
-    dimension: k + 1,
-    embedOne: (text) => {
-      const latent = new Float64Array(k)
-      const { size, rows, weights } = weigh(analyse(text))
-      for (let i = 0; i < size; i++) {
-        const row = rows[i]!
-        const w = weights[i]! * model.idf[row]!
-        const offset = row * k
-        for (let j = 0; j < k; j++) latent[j] = latent[j]! + w * projection[offset + j]!
+    get version() {
+      if (version === undefined) {
+        const content = `${model.format}|${model.seed}|${k}|${model.vocabulary.join("\u0000")}|${model.idf.join(",")}|${model.projection}`
+        const fingerprint = [hashString(content, 1), hashString(content, 2)].map((h) => h.toString(16).padStart(8, "0")).join("")
+        version = `${FORMAT}/${k}/${fingerprint}`
       }
-      return unitWithReservedAxis(latent)
-    }
+      return version
+    },
+    dimension: k + 1,
+    embedTerms,
+    embedOne: (text) => embedTerms(analyse(text))
   }
 }
 
