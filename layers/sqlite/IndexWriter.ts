@@ -245,14 +245,27 @@ const settleSpace = (db: DatabaseSync, batch: IndexWrite): void => {
 const apply = (db: DatabaseSync, batch: IndexWrite): WriteSummary => {
   const content = applyContent(db, batch, () => settleSpace(db, batch))
   const vectorsWritten = batch.vectors === undefined ? 0 : insertVectors(db, batch.vectors.entries)
-  return writeManifest(db, batch, { ...content, vectorsWritten })
+  return writeManifest(db, batch, { chunksWritten: content.chunksWritten, chunksDeleted: content.chunksDeleted, vectorsWritten })
+}
+
+/** What a vector row repeats of its chunk's row, for the filter vec0 applies during its scan. */
+interface VectorMeta {
+  readonly row: number
+  readonly superseded: number
+  readonly note_type: string
+  readonly created_ms: number
+}
+
+interface ContentWritten extends Pick<WriteSummary, "chunksWritten" | "chunksDeleted"> {
+  /** Of a replacing write: every chunk written, by id, so its vector needs no lookup of the row. */
+  readonly placed: ReadonlyMap<string, VectorMeta> | undefined
 }
 
 /**
  * Everything of a batch but its vectors: deletions, chunks and their text, notes, relations.
  * `settle` makes the vector space ready before rows that carry vectors are touched.
  */
-const applyContent = (db: DatabaseSync, batch: IndexWrite, settle: () => void): Pick<WriteSummary, "chunksWritten" | "chunksDeleted"> => {
+const applyContent = (db: DatabaseSync, batch: IndexWrite, settle: () => void): ContentWritten => {
   if (batch.replaceAll === true) {
     db.exec("DELETE FROM chunks; DELETE FROM notes; DELETE FROM relations")
     db.exec("INSERT INTO chunks_fts (chunks_fts) VALUES ('delete-all')")
@@ -312,13 +325,16 @@ const applyContent = (db: DatabaseSync, batch: IndexWrite, settle: () => void): 
     }
   }
 
+  // A replacing write has just emptied the table: no chunk exists to look up.
+  const placed = batch.replaceAll === true ? new Map<string, VectorMeta>() : undefined
   for (const chunk of chunks) {
     const text = feed(chunk.text, chunk.title, chunk.tags)
     const values = chunkValues(chunk, feedHash(text))
-    const existing = byId.get(chunk.id) as { row: number; note_id: string; content_sha: string } | undefined
+    const existing = placed !== undefined ? undefined : byId.get(chunk.id) as { row: number; note_id: string; content_sha: string } | undefined
     let row: number
     if (existing === undefined) {
       row = Number(insertChunk.run(...values).lastInsertRowid)
+      placed?.set(chunk.id, { row, superseded: isSuperseded(chunk) ? 1 : 0, note_type: chunk.noteType, created_ms: createdMillis(chunk.provenance.createdAt) })
     } else {
       row = existing.row
       touched.add(existing.note_id)
@@ -343,23 +359,24 @@ const applyContent = (db: DatabaseSync, batch: IndexWrite, settle: () => void): 
     const insert = db.prepare("INSERT OR IGNORE INTO relations (from_note, to_note, verb) VALUES (?, ?, ?)")
     for (const edge of batch.relations.edges) insert.run(edge.from, edge.to, edge.verb)
   }
-  return { chunksWritten: chunks.length, chunksDeleted: deleted }
+  return { chunksWritten: chunks.length, chunksDeleted: deleted, placed }
 }
 
 /**
  * Stores each entry's vector on its chunk's row, replacing any it had; the chunks must be stored.
  * Into a space made in this transaction (`fresh`) there is nothing to replace.
  */
-const insertVectors = (db: DatabaseSync, entries: ReadonlyArray<VectorEntry>, fresh = false): number => {
+const insertVectors = (db: DatabaseSync, entries: ReadonlyArray<VectorEntry>, placed?: ReadonlyMap<string, VectorMeta>): number => {
   const meta = db.prepare("SELECT row, superseded, note_type, created_ms FROM chunks WHERE id = ?")
   const insertVector = db.prepare(`INSERT INTO ${VECTOR_TABLE} (rowid, embedding, superseded, note_type, created_ms) VALUES (?, ?, ?, ?, ?)`)
   const remove = db.prepare(`DELETE FROM ${VECTOR_TABLE} WHERE rowid = ?`)
   let written = 0
   for (const entry of [...entries].sort((a, b) => compareIds(a.chunkId, b.chunkId))) {
-    const chunk = meta.get(entry.chunkId) as { row: number; superseded: number; note_type: string; created_ms: number } | undefined
+    const chunk = placed !== undefined ? placed.get(entry.chunkId) : meta.get(entry.chunkId) as VectorMeta | undefined
     if (chunk === undefined) throw refuse("unknown_chunk", entry.chunkId)
     const rowid = BigInt(chunk.row)
-    if (!fresh) remove.run(rowid)
+    // Chunks placed by this very write have no vector yet.
+    if (placed === undefined) remove.run(rowid)
     insertVector.run(rowid, toBlob(entry.vector), BigInt(chunk.superseded), chunk.note_type, chunk.created_ms)
     written++
   }
@@ -486,13 +503,13 @@ export const make = Effect.gen(function*() {
                   const repeated = entries.find((entry) => seen.has(entry.chunkId))
                   if (repeated !== undefined) return Effect.fail(refuse("duplicate_chunk", repeated.chunkId))
                   for (const entry of entries) seen.add(entry.chunkId)
-                  return Effect.try({ try: () => void (stored += insertVectors(db, entries, true)), catch: failed })
+                  return Effect.try({ try: () => void (stored += insertVectors(db, entries, written.placed)), catch: failed })
                 })
             }
             return Effect.flatMap(embed(store), () =>
               Effect.try({
                 try: () => {
-                  const summary = writeManifest(db, batch, { ...written, vectorsWritten: stored })
+                  const summary = writeManifest(db, batch, { chunksWritten: written.chunksWritten, chunksDeleted: written.chunksDeleted, vectorsWritten: stored })
                   db.exec("COMMIT")
                   return summary
                 },
