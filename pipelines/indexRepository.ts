@@ -488,19 +488,24 @@ const writeIndex = (options: IndexOptions, scan: Scan, progress: (event: IndexPr
         const ordered = [...chunks].sort((a, b) => byCodeUnit(a.id, b.id))
         return yield* writer.rebuild(content, (store) =>
           Effect.gen(function*() {
-            const trained = yield* run.model
-            // Each step is long and synchronous; yielding between them lets a Ctrl-C in meanwhile
-            // interrupt the build (and roll it back) instead of waiting for the commit.
-            yield* Effect.yieldNow
-            encoder = Lsa.encoder(trained)
-            yield* store.open({ id: encoder.id, version: encoder.version, dimension: encoder.dimension, model: Lsa.encodeModel(trained) })
-            progress({ _tag: "Embedding", chunks: chunks.length })
+            // The store's space is opened on the trained model, before the first vectors: embedInto
+            // hands some over only once training ends, and meanwhile does what needs no model.
+            const open = yield* Effect.cached(Effect.gen(function*() {
+              const trained = yield* run.model
+              // Each step is long and synchronous; yielding between them lets a Ctrl-C in meanwhile
+              // interrupt the build (and roll it back) instead of waiting for the commit.
+              yield* Effect.yieldNow
+              encoder = Lsa.encoder(trained)
+              yield* store.open({ id: encoder.id, version: encoder.version, dimension: encoder.dimension, model: Lsa.encodeModel(trained) })
+              progress({ _tag: "Embedding", chunks: chunks.length })
+            }))
             let next = 0
             yield* run.embedInto(ordered.map((chunk) => chunk.text), (vectors) => {
               const entries = vectors.map((vector, i) => ({ chunkId: ordered[next + i]!.id as ChunkId, vector }))
               next += vectors.length
-              return Effect.andThen(Effect.yieldNow, store.add(entries))
+              return Effect.andThen(open, Effect.andThen(Effect.yieldNow, store.add(entries)))
             })
+            yield* open
             yield* Effect.yieldNow
           }))
       }))

@@ -2,13 +2,13 @@
  * Node backend of `Training`: a large corpus is trained on a worker thread from the moment its
  * texts are known, so the index writes its chunks meanwhile, and embedding is split between that
  * worker and the calling thread, which stores the head's vectors while the worker embeds the tail.
- * A small corpus stays in process, since starting a worker costs more than it saves. A worker that
+ * The calling thread analyses its share of the texts to embed while the model trains. A small
+ * corpus stays in process, since starting a worker costs more than it saves. A worker that
  * fails or exits is done without: its work is done on the calling thread. The worker lives as long
  * as the run's scope.
  */
 import { Effect, Layer } from "effect"
 import { Worker } from "node:worker_threads"
-import type { TextEncoderModel } from "../../src/index/HashingEmbedder.ts"
 import * as Lsa from "../../src/index/LatentSemanticEmbedder.ts"
 import { inProcess, Training, type TrainingRun, type TrainingShape } from "../../src/index/Training.ts"
 import type { TrainingMessage } from "./trainingWorker.ts"
@@ -18,38 +18,41 @@ import { WORKER_RESOURCE_LIMITS } from "./WorkerHeap.ts"
 export const MIN_OFF_THREAD_TEXTS = 2_000
 
 /**
- * The head of a batch this thread embeds itself: less than half, because it also stores the
- * head's vectors while the worker is still embedding the tail.
+ * The head of a batch this thread embeds itself. It also stores every vector, but it analysed the
+ * head's texts while the model trained, so all that is left of its share is the projection.
  */
-const LOCAL_SHARE = 0.4
+const LOCAL_SHARE = 0.5
+
+/** The worker's share is embedded and handed back in this many pieces. */
+const WORKER_PIECES = 4
 
 /**
  * One worker and whether it is still there. `ask` posts a message and resolves with the worker's
  * answer, or with undefined when it has failed or exited (before or while asked): a caller then
- * does the work itself, and nothing is ever left waiting or rejected unhandled.
+ * does the work itself, and nothing is ever left waiting or rejected unhandled. The worker answers
+ * its messages in the order they were posted, so several may be asked at once.
  */
 const helper = (worker: Worker) => {
   let gone = false
-  const waiting = new Set<(answer: undefined) => void>()
+  const waiting: Array<(answer: unknown) => void> = []
   const lost = () => {
     gone = true
-    for (const resolve of waiting) resolve(undefined)
-    waiting.clear()
+    for (const resolve of waiting.splice(0)) resolve(undefined)
   }
   worker.on("error", lost)
   worker.on("exit", lost)
+  worker.on("message", (answer: unknown) => waiting.shift()?.(answer))
   return <A>(message: TrainingMessage): Promise<A | undefined> => {
     if (gone) return Promise.resolve(undefined)
     return new Promise<A | undefined>((resolve) => {
-      waiting.add(resolve)
-      worker.once("message", (answer: A) => {
-        waiting.delete(resolve)
-        resolve(answer)
-      })
+      waiting.push(resolve as (answer: unknown) => void)
       worker.postMessage(message)
     })
   }
 }
+
+/** Texts analysed between yields while the model trains (so an interrupt is not kept waiting), and embedded per sink. */
+const ANALYSIS_STEP = 2_000
 
 const start: TrainingShape["start"] = (texts) => {
   if (texts.length < MIN_OFF_THREAD_TEXTS) return inProcess.start(texts)
@@ -66,24 +69,42 @@ const start: TrainingShape["start"] = (texts) => {
         Effect.flatMap((answer) => answer === undefined ? Effect.sync(() => Lsa.train(texts)) : Effect.succeed(answer.model))
       )
     )
-    let encoder: TextEncoderModel | undefined
+    let encoder: Lsa.LsaEncoder | undefined
     const run: TrainingRun = {
       model,
       embedInto: (batch, sink) =>
         Effect.gen(function*() {
+          const split = Math.ceil(batch.length * LOCAL_SHARE)
+          // The worker gets the tail now, in pieces: it embeds them the moment training ends, with
+          // no round trip, and this thread stores each piece while the worker embeds the next.
+          const pieceSize = Math.ceil((batch.length - split) / WORKER_PIECES)
+          const theirs: Array<{ readonly texts: ReadonlyArray<string>; readonly answer: Promise<{ vectors: Float32Array } | undefined> }> = []
+          for (let start = split; start < batch.length; start += pieceSize) {
+            const texts = batch.slice(start, start + pieceSize)
+            theirs.push({ texts, answer: ask<{ vectors: Float32Array }>({ embed: texts }) })
+          }
+          // Meanwhile this thread analyses the head: analysis needs no model.
+          const analysed: Array<ReadonlyArray<string>> = []
+          for (let start = 0; start < split; start += ANALYSIS_STEP) {
+            for (const text of batch.slice(start, Math.min(split, start + ANALYSIS_STEP))) analysed.push(Lsa.analyse(text))
+            yield* Effect.yieldNow
+          }
           encoder ??= Lsa.encoder(yield* model)
           const local = encoder
-          // The worker embeds the tail while this thread embeds the head and stores it.
-          const split = Math.ceil(batch.length * LOCAL_SHARE)
-          const theirs = ask<{ vectors: Float32Array }>({ embed: batch.slice(split) })
-          const embed = (text: string) => Float32Array.from(local.embedOne(text))
-          yield* sink(batch.slice(0, split).map(embed))
-          const answer = yield* Effect.promise(() => theirs)
-          yield* sink(
-            answer !== undefined
-              ? Array.from({ length: batch.length - split }, (_, i) => answer.vectors.subarray(i * local.dimension, (i + 1) * local.dimension))
-              : batch.slice(split).map(embed)
-          )
+          // Embedded and stored a step at a time, each step's terms let go as it is stored.
+          for (let start = 0; start < split; start += ANALYSIS_STEP) {
+            const step = analysed.slice(start, start + ANALYSIS_STEP)
+            analysed.fill([], start, start + ANALYSIS_STEP)
+            yield* sink(step.map((terms) => Float32Array.from(local.embedTerms(terms))))
+          }
+          for (const piece of theirs) {
+            const answer = yield* Effect.promise(() => piece.answer)
+            yield* sink(
+              answer !== undefined
+                ? Array.from({ length: piece.texts.length }, (_, i) => answer.vectors.subarray(i * local.dimension, (i + 1) * local.dimension))
+                : piece.texts.map((text) => Float32Array.from(local.embedOne(text)))
+            )
+          }
         })
     }
     return run

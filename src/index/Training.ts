@@ -15,7 +15,8 @@ export interface TrainingRun {
   /**
    * Each text's vector under the trained model, rounded to float32 as the index stores it, handed
    * to `sink` in consecutive runs that cover `texts` in order, so the first can be stored while
-   * later ones are still being embedded.
+   * later ones are still being embedded. It may be asked before training ends: `sink` is first
+   * called once the model is trained, and a backend does meanwhile whatever needs no model.
    */
   readonly embedInto: <E>(texts: ReadonlyArray<string>, sink: (vectors: ReadonlyArray<Float32Array>) => Effect.Effect<void, E>) => Effect.Effect<void, E>
 }
