@@ -282,7 +282,7 @@ const scanSince = (options: {
     const path = yield* Path.Path
     let cache = remembered.cache
     const previous = options.rebuild === true ? undefined
-      : options.previous ?? Option.getOrUndefined(yield* SnapshotFile.read(fs, path.join(cairnDir(path, root), "snapshot.json"), cache))
+      : options.previous ?? Option.getOrUndefined(yield* SnapshotFile.read(fs, path.join(cairnDir(path, root), "snapshot.json"), cache, remembered.memo))
     const snapshot = yield* discover({ root, config, previous, cache, listing: verdict?.listing }).pipe(
       Effect.catchDefect(() =>
         Effect.suspend(() => {
@@ -341,7 +341,11 @@ const stageScanFiles = (root: string, snapshot: Snapshot, cache: ScanCache.ScanC
     const path = yield* Path.Path
     yield* fs.makeDirectory(cairnDir(path, root), { recursive: true })
     const snapshotFile = yield* SnapshotFile.stage(fs, path.join(cairnDir(path, root), "snapshot.json"), snapshot, cache)
-    const cacheFile = yield* ScanCacheFile.stage(fs, path.join(cairnDir(path, root), "scan-cache.json"), cache, { fingerprint, snapshotHash: snapshot.contentHash })
+    const cacheFile = yield* ScanCacheFile.stage(fs, path.join(cairnDir(path, root), "scan-cache.json"), cache, {
+      fingerprint,
+      snapshotHash: snapshot.contentHash,
+      memo: snapshotFile.memo
+    })
       .pipe(Effect.onError(() => snapshotFile.discard))
     return {
       commit: Effect.andThen(snapshotFile.commit, cacheFile.commit),

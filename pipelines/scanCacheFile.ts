@@ -7,7 +7,7 @@
  */
 import { Effect, FileSystem } from "effect"
 import * as ScanCache from "../src/discovery/ScanCache.ts"
-import { stageWhole } from "./snapshotFile.ts"
+import { asMemo, type SnapshotMemo, stageWhole } from "./snapshotFile.ts"
 
 const FORMAT = "cairn/scan-cache@2"
 
@@ -17,6 +17,8 @@ export interface ScanCacheFile {
   readonly fingerprint?: string
   /** The content hash of the snapshot that scan produced and the index was built from. */
   readonly snapshotHash?: string
+  /** What that scan knew of its snapshot file (see `SnapshotMemo`); absent in an older file. */
+  readonly memo?: SnapshotMemo
 }
 
 const isEntry = (value: unknown): value is [string, string, string] =>
@@ -35,20 +37,35 @@ export const read = (fs: FileSystem.FileSystem, file: string): Effect.Effect<Sca
       if (record["format"] !== FORMAT || !Array.isArray(entries) || !entries.every(isEntry)) return { cache: ScanCache.make() }
       const fingerprint = record["fingerprint"]
       const snapshotHash = record["snapshotHash"]
+      const memo = asMemo(record["snapshot"])
       return {
         cache: ScanCache.make(entries),
         ...(typeof fingerprint === "string" ? { fingerprint } : {}),
-        ...(typeof snapshotHash === "string" ? { snapshotHash } : {})
+        ...(typeof snapshotHash === "string" ? { snapshotHash } : {}),
+        ...(memo !== undefined && memo.snapshotHash === snapshotHash ? { memo } : {})
       }
     }),
     Effect.orElseSucceed((): ScanCacheFile => ({ cache: ScanCache.make() }))
   )
 
-/** The cache's entries as the last scan left them, vouching for `snapshotHash` under `fingerprint`, written aside (`stageWhole`). */
+/**
+ * The cache's entries as the last scan left them, vouching for `snapshotHash` under `fingerprint`,
+ * with the memo of that snapshot's file when there is one, written aside (`stageWhole`).
+ */
 export const stage = (
   fs: FileSystem.FileSystem,
   file: string,
   cache: ScanCache.ScanCache,
-  stamp: { readonly fingerprint: string; readonly snapshotHash: string }
+  stamp: { readonly fingerprint: string; readonly snapshotHash: string; readonly memo?: SnapshotMemo | undefined }
 ) =>
-  stageWhole(fs, file, JSON.stringify({ format: FORMAT, fingerprint: stamp.fingerprint, snapshotHash: stamp.snapshotHash, entries: cache.hashEntries() }))
+  stageWhole(
+    fs,
+    file,
+    JSON.stringify({
+      format: FORMAT,
+      fingerprint: stamp.fingerprint,
+      snapshotHash: stamp.snapshotHash,
+      entries: cache.hashEntries(),
+      ...(stamp.memo === undefined ? {} : { snapshot: stamp.memo })
+    })
+  )

@@ -1,10 +1,14 @@
 import { NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, FileSystem } from "effect"
+import { Effect, FileSystem, Option } from "effect"
 import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { stageWhole } from "./snapshotFile.ts"
+import { serializedUnits, unitDigests } from "../src/discovery/Assemble.ts"
+import { snapshotKeys } from "../src/discovery/Discover.ts"
+import * as ScanCache from "../src/discovery/ScanCache.ts"
+import { scanMemory } from "../test/discovery/support.ts"
+import { read, stage, stageWhole } from "./snapshotFile.ts"
 
 const writeWhole = (fs: FileSystem.FileSystem, file: string, text: string | ReadonlyArray<string>) =>
   Effect.flatMap(stageWhole(fs, file, text), (staged) => staged.commit)
@@ -60,6 +64,76 @@ describe("stageWhole", () => {
         assert.deepStrictEqual(readdirSync(directory).filter((name) => name.endsWith(".tmp")).length, 2)
         yield* third.commit
         assert.deepStrictEqual(readdirSync(directory).sort(), ["snapshot.json", "snapshot.json.999999997.0.tmp"])
+      })
+    ))
+})
+
+describe("snapshot memo", () => {
+  const REPO = {
+    "package.json": JSON.stringify({ name: "demo" }),
+    "src/main.ts": `import { helper } from "./helper.ts"\nexport const main = helper + "é字😀"\n`,
+    "src/helper.ts": `export const helper = 1\n`,
+    "docs/guide.md": "# Guide\n\nUses \`helper\` from \`src/helper.ts\` and [[notes]].\n",
+    "docs/notes.md": "# Notes\n"
+  }
+
+  it.effect("hands a fresh cache the digests, JSON and keys of the snapshot its file holds, and nothing for a file changed since", () =>
+    inTemp((directory) =>
+      Effect.gen(function*() {
+        const fs = yield* FileSystem.FileSystem
+        const file = join(directory, "snapshot.json")
+        const cache = ScanCache.make()
+        const snapshot = yield* scanMemory(REPO, { cache })
+        const staged = yield* stage(fs, file, snapshot, cache)
+        yield* staged.commit
+        const memo = staged.memo
+        assert.isDefined(memo)
+        if (memo === undefined) return
+
+        const fresh = ScanCache.make()
+        const adopted = Option.getOrThrow(yield* read(fs, file, fresh, memo))
+        assert.deepStrictEqual(unitDigests(adopted, fresh), unitDigests(snapshot, cache))
+        assert.deepStrictEqual(serializedUnits(adopted, fresh), serializedUnits(snapshot, cache))
+        assert.deepStrictEqual(snapshotKeys(fresh).get(adopted), snapshotKeys(cache).get(snapshot))
+
+        // Without the memo nothing is known; with one that no longer fits the file, nothing is taken.
+        const bare = ScanCache.make()
+        assert.isUndefined(unitDigests(Option.getOrThrow(yield* read(fs, file, bare)), bare))
+        const text = readFileSync(file, "utf8")
+        writeFileSync(file, text.replace(`"name":"helper"`, `"name":"helpers"`))
+        const shifted = ScanCache.make()
+        const edited = Option.getOrThrow(yield* read(fs, file, shifted, memo))
+        assert.isUndefined(unitDigests(edited, shifted))
+        assert.isUndefined(snapshotKeys(shifted).get(edited))
+        // A memo of another snapshot is not applied at all.
+        writeFileSync(file, text)
+        const other = ScanCache.make()
+        const again = Option.getOrThrow(yield* read(fs, file, other, { ...memo, snapshotHash: "0".repeat(64) }))
+        assert.isUndefined(unitDigests(again, other))
+      })
+    ))
+
+  it.effect("a scan offered the adopted snapshot gives the same bytes and hash as one on the cache that wrote it", () =>
+    inTemp((directory) =>
+      Effect.gen(function*() {
+        const fs = yield* FileSystem.FileSystem
+        const file = join(directory, "snapshot.json")
+        const cache = ScanCache.make()
+        const snapshot = yield* scanMemory(REPO, { cache })
+        const staged = yield* stage(fs, file, snapshot, cache)
+        yield* staged.commit
+        const edited = { ...REPO, "src/helper.ts": `export const helper = 2\nexport const other = 3\n` }
+        const expected = yield* scanMemory(edited, { previous: snapshot, cache })
+        const fresh = ScanCache.make()
+        const adopted = Option.getOrThrow(yield* read(fs, file, fresh, staged.memo))
+        const actual = yield* scanMemory(edited, { previous: adopted, cache: fresh })
+        assert.strictEqual(actual.contentHash, expected.contentHash)
+        const restaged = yield* stage(fs, join(directory, "again.json"), actual, fresh)
+        yield* restaged.commit
+        const reference = yield* stage(fs, join(directory, "reference.json"), expected, cache)
+        yield* reference.commit
+        assert.strictEqual(readFileSync(join(directory, "again.json"), "utf8"), readFileSync(join(directory, "reference.json"), "utf8"))
+        assert.deepStrictEqual(restaged.memo, reference.memo)
       })
     ))
 })

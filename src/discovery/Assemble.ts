@@ -234,6 +234,45 @@ const SNAPSHOT_KEYS = [
   "entities", "relations", "coverage", "contentHash"
 ].join(",")
 
+/** A snapshot's JSON cut at its units: the header through `"entities":[`, each entity's and each relation's JSON, then the rest. */
+export interface SerializedUnits {
+  readonly head: string
+  readonly entities: ReadonlyArray<string>
+  readonly relations: ReadonlyArray<string>
+  readonly tail: string
+}
+
+/** Between the last entity and the first relation. */
+export const ENTITIES_TO_RELATIONS = `],"relations":[`
+
+/**
+ * A snapshot's JSON cut at its units, from the JSON its scan already made for the unit digests;
+ * undefined when the cache does not hold that scan's units (the snapshot was not assembled or
+ * adopted by it), or they do not describe the snapshot exactly.
+ */
+export const serializedUnits = (snapshot: Snapshot, cache: ScanCache): SerializedUnits | undefined => {
+  const units = cache.table<Snapshot, PreviousUnits>("units").get(snapshot)
+  if (units === undefined || Object.keys(snapshot).join(",") !== SNAPSHOT_KEYS) return undefined
+  const entities: Array<string> = []
+  const relations: Array<string> = []
+  for (const entity of snapshot.entities) {
+    const unit = units.get(entity.id)
+    if (unit === undefined || unit.entity !== entity) return undefined
+    const json = unitJson(cache, entity, unit.relations)
+    entities.push(json.entity)
+    for (const relation of json.relations) relations.push(relation)
+  }
+  // The groups must be the snapshot's relations exactly, in order, or the pieces do not describe it.
+  if (relations.length !== snapshot.relations.length) return undefined
+  const { entities: _entities, relations: _relations, coverage, contentHash, ...header } = snapshot
+  return {
+    head: `${JSON.stringify(header).slice(0, -1)},"entities":[`,
+    entities,
+    relations,
+    tail: `],"coverage":${JSON.stringify(coverage)},"contentHash":${JSON.stringify(contentHash)}}`
+  }
+}
+
 /**
  * The exact bytes a snapshot is written as: its JSON, keys in schema order, in consecutive parts.
  * Given the cache of the scan that assembled it (or adopted it), the entities and relations are the
@@ -242,25 +281,17 @@ const SNAPSHOT_KEYS = [
  * by part.
  */
 export const serializeParts = (snapshot: Snapshot | Omit<Snapshot, "contentHash">, cache?: ScanCache): ReadonlyArray<string> => {
-  const units = "contentHash" in snapshot ? cache?.table<Snapshot, PreviousUnits>("units").get(snapshot) : undefined
-  if (cache === undefined || units === undefined || Object.keys(snapshot).join(",") !== SNAPSHOT_KEYS) return [JSON.stringify(snapshot)]
-  const entities: Array<string> = []
-  const relations: Array<string> = []
-  for (const entity of snapshot.entities) {
-    const unit = units.get(entity.id)
-    if (unit === undefined || unit.entity !== entity) return [JSON.stringify(snapshot)]
-    const json = unitJson(cache, entity, unit.relations)
-    entities.push(json.entity)
-    for (const relation of json.relations) relations.push(relation)
-  }
-  // The groups must be the snapshot's relations exactly, in order, or the pieces do not describe it.
-  if (relations.length !== snapshot.relations.length) return [JSON.stringify(snapshot)]
-  const { entities: _entities, relations: _relations, coverage, contentHash, ...header } = snapshot as Snapshot
-  const parts: Array<string> = [`${JSON.stringify(header).slice(0, -1)},"entities":[`]
-  entities.forEach((json, i) => parts.push(i === 0 ? json : `,${json}`))
-  parts.push(`],"relations":[`)
-  relations.forEach((json, i) => parts.push(i === 0 ? json : `,${json}`))
-  parts.push(`],"coverage":${JSON.stringify(coverage)},"contentHash":${JSON.stringify(contentHash)}}`)
+  const pieces = "contentHash" in snapshot && cache !== undefined ? serializedUnits(snapshot, cache) : undefined
+  return pieces === undefined ? [JSON.stringify(snapshot)] : joinUnits(pieces)
+}
+
+/** The parts of a snapshot's JSON from its pieces: `serializeParts` once they are cut. */
+export const joinUnits = (pieces: SerializedUnits): Array<string> => {
+  const parts: Array<string> = [pieces.head]
+  pieces.entities.forEach((json, i) => parts.push(i === 0 ? json : `,${json}`))
+  parts.push(ENTITIES_TO_RELATIONS)
+  pieces.relations.forEach((json, i) => parts.push(i === 0 ? json : `,${json}`))
+  parts.push(pieces.tail)
   return parts
 }
 
@@ -300,6 +331,47 @@ export const adopt = (snapshot: Snapshot, cache: ScanCache): void => {
     byId.set(entity.id, { entity, relations: group })
   }
   cache.table<Snapshot, PreviousUnits>("units").set(snapshot, byId)
+}
+
+/** Each entity's unit digest, concatenated in entity order, when the cache holds them all. */
+export const unitDigests = (snapshot: Snapshot, cache: ScanCache): Uint8Array | undefined => {
+  const units = cache.table<Snapshot, PreviousUnits>("units").get(snapshot)
+  const digests = cache.table<Entity, { readonly group: ReadonlyArray<Relation>; readonly digest: Uint8Array }>("unit-digest")
+  if (units === undefined) return undefined
+  const joined = new Uint8Array(snapshot.entities.length * 32)
+  for (let index = 0; index < snapshot.entities.length; index++) {
+    const entity = snapshot.entities[index]!
+    const held = digests.get(entity)
+    if (held === undefined || held.group !== units.get(entity.id)?.relations) return undefined
+    joined.set(held.digest, index * 32)
+  }
+  return joined
+}
+
+/**
+ * Hands an adopted snapshot's units what an earlier scan knew of them: their digests (as
+ * `unitDigests` gave them) and their JSON (as `serializedUnits` cut it), so a scan that reuses them
+ * neither hashes nor serialises them again. The caller vouches that both describe this snapshot.
+ */
+export const rememberUnits = (
+  snapshot: Snapshot,
+  cache: ScanCache,
+  known: { readonly digests: Uint8Array; readonly entities: ReadonlyArray<string>; readonly relations: ReadonlyArray<string> }
+): void => {
+  const units = cache.table<Snapshot, PreviousUnits>("units").get(snapshot)
+  if (
+    units === undefined || known.digests.length !== snapshot.entities.length * 32 ||
+    known.entities.length !== snapshot.entities.length || known.relations.length !== snapshot.relations.length
+  ) return
+  const digests = cache.table<Entity, { readonly group: ReadonlyArray<Relation>; readonly digest: Uint8Array }>("unit-digest")
+  const json = cache.table<Entity, UnitJson>("unit-json")
+  let next = 0
+  snapshot.entities.forEach((entity, index) => {
+    const group = units.get(entity.id)!.relations
+    digests.set(entity, { group, digest: known.digests.subarray(index * 32, index * 32 + 32) })
+    json.set(entity, { group, entity: known.entities[index]!, relations: known.relations.slice(next, next + group.length) })
+    next += group.length
+  })
 }
 
 export const assemble = (input: AssemblyInput, cache: ScanCache): Effect.Effect<Snapshot, never, Digest.Digest> =>

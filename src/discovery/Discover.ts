@@ -55,6 +55,9 @@ export interface DiscoverInput {
 
 type Requirements = SourceTree | Digest.Digest
 
+/** The fingerprints of each snapshot a scan on `cache` produced or was offered, once derived. */
+export const snapshotKeys = (cache: ScanCache.ScanCache): WeakMap<Snapshot, Keys> => cache.table<Snapshot, Keys>("keys")
+
 const lazy = <A>(make: () => A): () => A => {
   let value: A | undefined
   return () => (value ??= make())
@@ -149,7 +152,7 @@ export const discoverWith = (
     cache.startScan()
     const pool = yield* AnalyzerPool
     const configurationHash = yield* sha256Text(DiscoveryConfig.hashedFields(config))
-    const keysTable = cache.table<Snapshot, Keys>("keys")
+    const keysTable = snapshotKeys(cache)
     const offer = Reuse.offer(input.previous, {
       pipelineVersion: PIPELINE_VERSION,
       analyzerVersions: Registry.standard.versions,

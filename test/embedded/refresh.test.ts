@@ -6,6 +6,7 @@
  */
 import { NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
+import { createHash } from "node:crypto"
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs"
 import { DatabaseSync } from "node:sqlite"
 import { tmpdir } from "node:os"
@@ -45,6 +46,33 @@ const indexWhileLocked = async (root: string, memory?: IndexMemory.IndexMemory):
   } finally {
     other.exec("ROLLBACK")
     other.close()
+  }
+}
+
+/**
+ * The content hash of the snapshot file, recomputed from its JSON alone, and the hash it and the
+ * index carry: a refresh that takes unit digests from the scan cache must still arrive at the hash
+ * the units' JSON gives.
+ */
+const snapshotHashes = (root: string) => {
+  const { contentHash, coverage, entities, relations, ...head } = JSON.parse(readFileSync(join(root, ".cairn", "snapshot.json"), "utf8")) as {
+    contentHash: string
+    coverage: Array<unknown>
+    entities: Array<{ id: string }>
+    relations: Array<{ from: string }>
+  }
+  const sha = (text: string) => createHash("sha256").update(text).digest()
+  const parts = [
+    sha(JSON.stringify({ ...head, counts: [entities.length, relations.length, coverage.length] })),
+    ...entities.map((e) => sha([JSON.stringify(e), ...relations.filter((r) => r.from === e.id).map((r) => JSON.stringify(r))].join("\n"))),
+    sha(JSON.stringify(coverage))
+  ]
+  const db = new DatabaseSync(join(root, ".cairn", "index.sqlite"), { readOnly: true })
+  try {
+    const indexed = (db.prepare("SELECT snapshot_hash FROM manifest WHERE key = 1").get() as { snapshot_hash: string }).snapshot_hash
+    return { recomputed: createHash("sha256").update(Buffer.concat(parts)).digest("hex"), file: contentHash, indexed }
+  } finally {
+    db.close()
   }
 }
 
@@ -208,6 +236,10 @@ describe("refresh against a cold build", () => {
         const expected = tables(cold)
         assert.deepStrictEqual(tables(oneShot), expected)
         assert.deepStrictEqual(tables(longLived), expected)
+        // The one-shot runs after the first take what they reuse from the scan cache's memo.
+        assert.property(JSON.parse(readFileSync(join(oneShot, ".cairn", "scan-cache.json"), "utf8")), "snapshot")
+        const hashes = snapshotHashes(oneShot)
+        assert.deepStrictEqual(hashes, { recomputed: hashes.file, file: hashes.indexed, indexed: hashes.indexed })
       }
     } finally {
       for (const root of [oneShot, longLived, cold]) rmSync(root, { recursive: true, force: true })
