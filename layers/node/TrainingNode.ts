@@ -45,14 +45,17 @@ const helper = (worker: Worker) => {
   return <A>(message: TrainingMessage): Promise<A | undefined> => {
     if (gone) return Promise.resolve(undefined)
     return new Promise<A | undefined>((resolve) => {
-      waiting.push(resolve as (answer: unknown) => void)
+      // Queued only once posted: a message that cannot be sent must not take another's answer.
       worker.postMessage(message)
+      waiting.push(resolve as (answer: unknown) => void)
     })
   }
 }
 
 /** Texts analysed between yields while the model trains (so an interrupt is not kept waiting), and embedded per sink. */
 const ANALYSIS_STEP = 2_000
+
+const EMPTY = new Int32Array(0)
 
 const start: TrainingShape["start"] = (texts) => {
   if (texts.length < MIN_OFF_THREAD_TEXTS) return inProcess.start(texts)
@@ -83,19 +86,32 @@ const start: TrainingShape["start"] = (texts) => {
             const texts = batch.slice(start, start + pieceSize)
             theirs.push({ texts, answer: ask<{ vectors: Float32Array }>({ embed: texts }) })
           }
-          // Meanwhile this thread analyses the head: analysis needs no model.
-          const analysed: Array<ReadonlyArray<string>> = []
+          // Meanwhile this thread analyses the head: analysis needs no model. Terms are kept as ids
+          // into a dictionary of this run, half the memory of arrays of strings.
+          const dictionary = new Map<string, number>()
+          const analysed: Array<Int32Array> = []
           for (let start = 0; start < split; start += ANALYSIS_STEP) {
-            for (const text of batch.slice(start, Math.min(split, start + ANALYSIS_STEP))) analysed.push(Lsa.analyse(text))
+            for (const text of batch.slice(start, Math.min(split, start + ANALYSIS_STEP))) {
+              const terms = Lsa.analyse(text)
+              const ids = new Int32Array(terms.length)
+              terms.forEach((term, i) => {
+                let id = dictionary.get(term)
+                if (id === undefined) dictionary.set(term, id = dictionary.size)
+                ids[i] = id
+              })
+              analysed.push(ids)
+            }
             yield* Effect.yieldNow
           }
           encoder ??= Lsa.encoder(yield* model)
           const local = encoder
+          const rows = Int32Array.from(dictionary.keys(), local.rowOf)
+          dictionary.clear()
           // Embedded and stored a step at a time, each step's terms let go as it is stored.
           for (let start = 0; start < split; start += ANALYSIS_STEP) {
             const step = analysed.slice(start, start + ANALYSIS_STEP)
-            analysed.fill([], start, start + ANALYSIS_STEP)
-            yield* sink(step.map((terms) => Float32Array.from(local.embedTerms(terms))))
+            analysed.fill(EMPTY, start, start + ANALYSIS_STEP)
+            yield* sink(step.map((ids) => Float32Array.from(local.embedRows(ids.map((id) => rows[id]!)))))
           }
           for (const piece of theirs) {
             const answer = yield* Effect.promise(() => piece.answer)

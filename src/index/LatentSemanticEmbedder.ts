@@ -104,24 +104,29 @@ interface TermWeights {
  * Term frequencies are counted in a table the size of the vocabulary, reset after each text: a
  * map and sorted pairs per text cost more than the projection that follows.
  */
-const termWeigher = (index: ReadonlyMap<string, number>): (termsOfText: ReadonlyArray<string>) => TermWeights => {
+interface TermWeigher {
+  readonly terms: (termsOfText: ReadonlyArray<string>) => TermWeights
+  /** The same for terms already looked up: vocabulary rows, negative for a term outside it. */
+  readonly rows: (rowsOfText: ArrayLike<number>) => TermWeights
+}
+
+const termWeigher = (index: ReadonlyMap<string, number>): TermWeigher => {
   let rowCount = 0
   for (const row of index.values()) rowCount = Math.max(rowCount, row + 1)
   const frequency = new Int32Array(rowCount)
   const held = { size: 0, rows: new Int32Array(256), weights: new Float64Array(256) }
-  return (termsOfText) => {
-    let size = 0
-    for (const term of termsOfText) {
-      const row = index.get(term)
-      if (row === undefined || frequency[row]!++ > 0) continue
-      if (size === held.rows.length) {
-        const rows = new Int32Array(size * 2)
-        rows.set(held.rows)
-        held.rows = rows
-        held.weights = new Float64Array(size * 2)
-      }
-      held.rows[size++] = row
+  let size = 0
+  const add = (row: number): void => {
+    if (frequency[row]!++ > 0) return
+    if (size === held.rows.length) {
+      const rows = new Int32Array(size * 2)
+      rows.set(held.rows)
+      held.rows = rows
+      held.weights = new Float64Array(size * 2)
     }
+    held.rows[size++] = row
+  }
+  const finish = (): TermWeights => {
     held.rows.subarray(0, size).sort()
     for (let i = 0; i < size; i++) {
       const row = held.rows[i]!
@@ -129,7 +134,24 @@ const termWeigher = (index: ReadonlyMap<string, number>): (termsOfText: Readonly
       frequency[row] = 0
     }
     held.size = size
+    size = 0
     return held
+  }
+  return {
+    terms: (termsOfText) => {
+      for (const term of termsOfText) {
+        const row = index.get(term)
+        if (row !== undefined) add(row)
+      }
+      return finish()
+    },
+    rows: (rowsOfText) => {
+      for (let i = 0; i < rowsOfText.length; i++) {
+        const row = rowsOfText[i]!
+        if (row >= 0) add(row)
+      }
+      return finish()
+    }
   }
 }
 
@@ -159,7 +181,7 @@ export const train = (texts: ReadonlyArray<string>, overrides: Partial<LsaOption
   const values: Array<number> = []
   const weigh = termWeigher(index)
   documents.forEach((doc, r) => {
-    const { size, rows, weights } = weigh(doc)
+    const { size, rows, weights } = weigh.terms(doc)
     let sum = 0
     for (let i = 0; i < size; i++) {
       weights[i] = weights[i]! * idf[rows[i]!]!
@@ -191,9 +213,14 @@ export const train = (texts: ReadonlyArray<string>, overrides: Partial<LsaOption
   }
 }
 
-/** An encoder over a trained model; `embedTerms` takes a text's {@link analyse}d terms, so analysis can run before the model exists. */
+/**
+ * An encoder over a trained model. `embedRows` takes a text's {@link analyse}d terms as vocabulary
+ * rows (`rowOf`, -1 for a term outside it), so a text can be analysed before the model exists:
+ * `embedOne(text)` is `embedRows(analyse(text).map(rowOf))`, bit for bit.
+ */
 export interface LsaEncoder extends TextEncoderModel {
-  readonly embedTerms: (termsOfText: ReadonlyArray<string>) => Array<number>
+  readonly rowOf: (term: string) => number
+  readonly embedRows: (rowsOfText: ArrayLike<number>) => Array<number>
 }
 
 /** What the encoder reads of a text: its analysed terms, the same under every model. */
@@ -210,9 +237,8 @@ export const encoder = (model: LsaModel): LsaEncoder => {
   const index = new Map(model.vocabulary.map((term, row) => [term, row] as const))
   const weigh = termWeigher(index)
   let version: string | undefined
-  const embedTerms = (termsOfText: ReadonlyArray<string>): Array<number> => {
+  const project = ({ size, rows, weights }: TermWeights): Array<number> => {
     const latent = new Float64Array(k)
-    const { size, rows, weights } = weigh(termsOfText)
     for (let i = 0; i < size; i++) {
       const row = rows[i]!
       const w = weights[i]! * model.idf[row]!
@@ -232,8 +258,9 @@ export const encoder = (model: LsaModel): LsaEncoder => {
       return version
     },
     dimension: k + 1,
-    embedTerms,
-    embedOne: (text) => embedTerms(analyse(text))
+    rowOf: (term) => index.get(term) ?? -1,
+    embedRows: (rowsOfText) => project(weigh.rows(rowsOfText)),
+    embedOne: (text) => project(weigh.terms(analyse(text)))
   }
 }
 
