@@ -271,6 +271,8 @@ const scanSince = (options: {
   readonly manifest: StoredManifest | undefined
   readonly previous?: Snapshot | undefined
   readonly rebuild?: boolean | undefined
+  /** The scan's cache outlives the run (a long-lived process keeps it). */
+  readonly keepsCache?: boolean | undefined
 }) =>
   Effect.gen(function*() {
     const { root, config, remembered, manifest } = options
@@ -281,8 +283,11 @@ const scanSince = (options: {
     const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path
     let cache = remembered.cache
+    // The memo's JSON pieces are slices of the file's text: a one-shot run takes them, a process that
+    // keeps its cache (`keepsCache`) takes only digests and fingerprints.
+    const memo = remembered.memo === undefined ? undefined : { memo: remembered.memo, json: options.keepsCache !== true }
     const previous = options.rebuild === true ? undefined
-      : options.previous ?? Option.getOrUndefined(yield* SnapshotFile.read(fs, path.join(cairnDir(path, root), "snapshot.json"), cache, remembered.memo))
+      : options.previous ?? Option.getOrUndefined(yield* SnapshotFile.read(fs, path.join(cairnDir(path, root), "snapshot.json"), cache, memo))
     const snapshot = yield* discover({ root, config, previous, cache, listing: verdict?.listing }).pipe(
       Effect.catchDefect(() =>
         Effect.suspend(() => {
@@ -418,7 +423,8 @@ const scanForIndex = (options: IndexOptions, progress: (event: IndexProgress) =>
       remembered,
       manifest,
       previous: memory?.snapshot,
-      rebuild: options.rebuild
+      rebuild: options.rebuild,
+      keepsCache: memory !== undefined
     })
     if (!("snapshot" in scanned)) return scanned
     const { snapshot, cache, previous } = scanned

@@ -2,8 +2,9 @@
  * `.cairn/scan-cache.json`: the stamp → hash table of the last scan whose index committed, with
  * the scan's fingerprint and the snapshot it produced. A one-shot process seeds its scan cache from
  * it (unchanged files are not read again) and, when the index still holds that snapshot, can
- * confirm an unchanged repository from a listing alone. It is written after the index commits, so
- * it never vouches for a build that did not land.
+ * confirm an unchanged repository from a listing alone. It also carries the memo of the snapshot
+ * file (`SnapshotMemo`), which spares the next run hashing and serialising the units it reuses. It
+ * is written after the index commits, so it never vouches for a build that did not land.
  */
 import { Effect, FileSystem } from "effect"
 import * as ScanCache from "../src/discovery/ScanCache.ts"

@@ -1,7 +1,7 @@
 import { NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, FileSystem, Option } from "effect"
-import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { serializedUnits, unitDigests } from "../src/discovery/Assemble.ts"
@@ -68,6 +68,12 @@ describe("stageWhole", () => {
     ))
 })
 
+/** A file's stamp as the memo takes it. */
+const stampNow = (file: string) => {
+  const info = statSync(file)
+  return `${info.size}:${info.mtimeMs}:${info.ino}`
+}
+
 describe("snapshot memo", () => {
   const REPO = {
     "package.json": JSON.stringify({ name: "demo" }),
@@ -77,7 +83,7 @@ describe("snapshot memo", () => {
     "docs/notes.md": "# Notes\n"
   }
 
-  it.effect("hands a fresh cache the digests, JSON and keys of the snapshot its file holds, and nothing for a file changed since", () =>
+  it.effect("hands a fresh cache the digests, JSON and keys of the snapshot its file holds, and nothing once the file is rewritten", () =>
     inTemp((directory) =>
       Effect.gen(function*() {
         const fs = yield* FileSystem.FileSystem
@@ -91,25 +97,41 @@ describe("snapshot memo", () => {
         if (memo === undefined) return
 
         const fresh = ScanCache.make()
-        const adopted = Option.getOrThrow(yield* read(fs, file, fresh, memo))
+        const adopted = Option.getOrThrow(yield* read(fs, file, fresh, { memo, json: true }))
         assert.deepStrictEqual(unitDigests(adopted, fresh), unitDigests(snapshot, cache))
         assert.deepStrictEqual(serializedUnits(adopted, fresh), serializedUnits(snapshot, cache))
         assert.deepStrictEqual(snapshotKeys(fresh).get(adopted), snapshotKeys(cache).get(snapshot))
+        // Digests and keys without the JSON, for a cache that outlives the run.
+        const kept = ScanCache.make()
+        const digestsOnly = Option.getOrThrow(yield* read(fs, file, kept, { memo, json: false }))
+        assert.deepStrictEqual(unitDigests(digestsOnly, kept), unitDigests(snapshot, cache))
 
-        // Without the memo nothing is known; with one that no longer fits the file, nothing is taken.
+        // Without the memo nothing is known.
         const bare = ScanCache.make()
         assert.isUndefined(unitDigests(Option.getOrThrow(yield* read(fs, file, bare)), bare))
+        // A rewrite that keeps every length, and so every piece where the memo puts it, is still refused.
         const text = readFileSync(file, "utf8")
-        writeFileSync(file, text.replace(`"name":"helper"`, `"name":"helpers"`))
-        const shifted = ScanCache.make()
-        const edited = Option.getOrThrow(yield* read(fs, file, shifted, memo))
-        assert.isUndefined(unitDigests(edited, shifted))
-        assert.isUndefined(snapshotKeys(shifted).get(edited))
-        // A memo of another snapshot is not applied at all.
-        writeFileSync(file, text)
+        assert.include(text, `"name":"helper"`)
+        writeFileSync(file, text.replace(`"name":"helper"`, `"name":"helpex"`))
+        const rewritten = ScanCache.make()
+        const edited = Option.getOrThrow(yield* read(fs, file, rewritten, { memo, json: true }))
+        assert.isUndefined(unitDigests(edited, rewritten))
+        assert.isUndefined(snapshotKeys(rewritten).get(edited))
+        // As is a memo of another snapshot.
         const other = ScanCache.make()
-        const again = Option.getOrThrow(yield* read(fs, file, other, { ...memo, snapshotHash: "0".repeat(64) }))
+        const again = Option.getOrThrow(yield* read(fs, file, other, { memo: { ...memo, stamp: stampNow(file), snapshotHash: "0".repeat(64) }, json: true }))
         assert.isUndefined(unitDigests(again, other))
+        // And one whose pieces do not fit the text, even with the stamp and hash right.
+        const shifted = ScanCache.make()
+        writeFileSync(file, text)
+        const lengths = Buffer.from(memo.lengths, "base64")
+        lengths.writeUInt32LE(lengths.readUInt32LE(4) + 1, 4)
+        const misplaced = Option.getOrThrow(yield* read(fs, file, shifted, { memo: { ...memo, stamp: stampNow(file), lengths: lengths.toString("base64") }, json: true }))
+        assert.isUndefined(unitDigests(misplaced, shifted))
+        // The same memo with its true lengths is taken for the file as it now is.
+        const restored = ScanCache.make()
+        const intact = Option.getOrThrow(yield* read(fs, file, restored, { memo: { ...memo, stamp: stampNow(file) }, json: true }))
+        assert.deepStrictEqual(unitDigests(intact, restored), unitDigests(snapshot, cache))
       })
     ))
 
@@ -125,7 +147,7 @@ describe("snapshot memo", () => {
         const edited = { ...REPO, "src/helper.ts": `export const helper = 2\nexport const other = 3\n` }
         const expected = yield* scanMemory(edited, { previous: snapshot, cache })
         const fresh = ScanCache.make()
-        const adopted = Option.getOrThrow(yield* read(fs, file, fresh, staged.memo))
+        const adopted = Option.getOrThrow(yield* read(fs, file, fresh, staged.memo && { memo: staged.memo, json: true }))
         const actual = yield* scanMemory(edited, { previous: adopted, cache: fresh })
         assert.strictEqual(actual.contentHash, expected.contentHash)
         const restaged = yield* stage(fs, join(directory, "again.json"), actual, fresh)
@@ -133,7 +155,7 @@ describe("snapshot memo", () => {
         const reference = yield* stage(fs, join(directory, "reference.json"), expected, cache)
         yield* reference.commit
         assert.strictEqual(readFileSync(join(directory, "again.json"), "utf8"), readFileSync(join(directory, "reference.json"), "utf8"))
-        assert.deepStrictEqual(restaged.memo, reference.memo)
+        assert.deepStrictEqual({ ...restaged.memo, stamp: "" }, { ...reference.memo, stamp: "" })
       })
     ))
 })

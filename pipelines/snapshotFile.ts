@@ -7,6 +7,7 @@
  */
 import { Clock, Effect, FileSystem, Option } from "effect"
 import type { PlatformError } from "effect/PlatformError"
+import * as NodeFs from "node:fs"
 import * as NodePath from "node:path"
 import type { Snapshot } from "../src/domain/Snapshot.ts"
 import { adopt, ENTITIES_TO_RELATIONS, joinUnits, rememberUnits, serializeParts, serializedUnits, unitDigests } from "../src/discovery/Assemble.ts"
@@ -33,47 +34,65 @@ const looksLikeSnapshot = (value: unknown): value is Snapshot =>
     typeof relation["from"] === "string" && typeof relation["to"] === "string" && typeof relation["kind"] === "string" && Array.isArray(relation["evidence"])) &&
   every(value["coverage"], (entry) => typeof entry["scope"] === "string")
 
+/** Bumped whenever a unit's digest, its JSON or a snapshot's fingerprints would be derived differently. */
+const MEMO_FORMAT = "cairn/snapshot-memo@1"
+
 /**
  * What the scan that wrote a snapshot file knew of it beyond the file: each unit's digest, where
  * each entity's and relation's JSON lies in the file, and the snapshot's fingerprints. Kept beside
  * the file (in the scan cache), it spares the next one-shot run hashing and serialising every unit
- * it reuses again, about half a second on a 10,000-module repository.
+ * it reuses, about half a second on a 10,000-module repository. Packed into strings, so reading
+ * the scan cache (which every refresh does, most finding nothing changed) stays cheap.
  */
 export interface SnapshotMemo {
+  readonly format: typeof MEMO_FORMAT
   readonly snapshotHash: string
+  /** The file as written: its size, modification time and inode, all of which the rename into place keeps. */
+  readonly stamp: string
   /** Base64 of the 32-byte unit digests, in entity order. */
   readonly digests: string
-  /** UTF-16 lengths: of the text before the first entity, and of each entity's and relation's JSON. */
-  readonly headLength: number
-  readonly entityLengths: ReadonlyArray<number>
-  readonly relationLengths: ReadonlyArray<number>
+  /** Base64 of little-endian uint32 UTF-16 lengths: the text before the first entity, each entity's JSON, each relation's. */
+  readonly lengths: string
+  readonly entities: number
   readonly moduleKey: string
   readonly resolutionKey: string
 }
 
-const isLengths = (value: unknown): value is ReadonlyArray<number> =>
-  Array.isArray(value) && value.every((length) => Number.isSafeInteger(length) && length > 1)
-
 /** A memo as read back from JSON, or undefined for anything else. */
 export const asMemo = (value: unknown): SnapshotMemo | undefined =>
-  isRecord(value) && typeof value["snapshotHash"] === "string" && typeof value["digests"] === "string" &&
-    Number.isSafeInteger(value["headLength"]) && isLengths(value["entityLengths"]) && isLengths(value["relationLengths"]) &&
+  isRecord(value) && value["format"] === MEMO_FORMAT && typeof value["snapshotHash"] === "string" && typeof value["stamp"] === "string" &&
+    typeof value["digests"] === "string" && typeof value["lengths"] === "string" && Number.isSafeInteger(value["entities"]) &&
     typeof value["moduleKey"] === "string" && typeof value["resolutionKey"] === "string"
     ? value as unknown as SnapshotMemo
     : undefined
 
+/** A file's stamp as a memo records it; sub-millisecond times, as discovery's stamps take them. */
+const stampOf = (file: string): string | undefined => {
+  const info = NodeFs.statSync(file, { throwIfNoEntry: false })
+  return info === undefined ? undefined : `${info.size}:${info.mtimeMs}:${info.ino}`
+}
+
+const lengthsOf = (memo: SnapshotMemo): Array<number> | undefined => {
+  const bytes = Buffer.from(memo.lengths, "base64")
+  if (bytes.length % 4 !== 0) return undefined
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  return Array.from({ length: bytes.length / 4 }, (_, i) => view.getUint32(i * 4, true))
+}
+
 /**
  * Each JSON piece the memo places in `text`: entities, then relations. Undefined unless every piece
- * is an object's braces and the pieces end exactly where the coverage begins, so a file rewritten
- * since (another writer, an edit) is not cut where it no longer fits.
+ * is an object's braces between commas and the pieces end exactly where the coverage begins.
  */
-const cut = (text: string, memo: SnapshotMemo): { entities: Array<string>; relations: Array<string> } | undefined => {
-  let at = memo.headLength
-  const take = (lengths: ReadonlyArray<number>): Array<string> | undefined => {
+const cut = (text: string, memo: SnapshotMemo, relations: number): { entities: Array<string>; relations: Array<string> } | undefined => {
+  const lengths = lengthsOf(memo)
+  if (lengths === undefined || lengths.length !== 1 + memo.entities + relations) return undefined
+  let at = lengths[0]!
+  let next = 1
+  const take = (count: number): Array<string> | undefined => {
     const pieces: Array<string> = []
-    for (let index = 0; index < lengths.length; index++) {
+    for (let index = 0; index < count; index++) {
       if (index > 0 && text.charCodeAt(at++) !== 44) return undefined
-      const end = at + lengths[index]!
+      const end = at + lengths[next++]!
       if (text.charCodeAt(at) !== 123 || text.charCodeAt(end - 1) !== 125) return undefined
       pieces.push(text.slice(at, end))
       at = end
@@ -81,55 +100,77 @@ const cut = (text: string, memo: SnapshotMemo): { entities: Array<string>; relat
     return pieces
   }
   if (!text.startsWith(`"entities":[`, at - `"entities":[`.length)) return undefined
-  const entities = take(memo.entityLengths)
-  if (entities === undefined || !text.startsWith(ENTITIES_TO_RELATIONS, at)) return undefined
+  const entityPieces = take(memo.entities)
+  if (entityPieces === undefined || !text.startsWith(ENTITIES_TO_RELATIONS, at)) return undefined
   at += ENTITIES_TO_RELATIONS.length
-  const relations = take(memo.relationLengths)
-  return relations !== undefined && text.startsWith(`],"coverage":`, at) ? { entities, relations } : undefined
+  const relationPieces = take(relations)
+  return relationPieces !== undefined && text.startsWith(`],"coverage":`, at) ? { entities: entityPieces, relations: relationPieces } : undefined
 }
 
 /**
  * The snapshot in `file`, adopted into `cache`, or none when there is no readable snapshot there.
- * A `memo` of this very snapshot hands its units' digests and JSON to the cache as well.
+ * A `memo` of this very file (its stamp unchanged from before the read to after it, and naming
+ * the snapshot read) hands the units' digests and the snapshot's fingerprints to the cache; with
+ * `json`, the units' JSON as well, as slices of the file's text, which keep all of that text alive
+ * as long as any of them is: for a run that ends with its process, not for a long-lived one.
  */
-export const read = (fs: FileSystem.FileSystem, file: string, cache: ScanCache, memo?: SnapshotMemo): Effect.Effect<Option.Option<Snapshot>> =>
-  fs.readFileString(file).pipe(
-    Effect.flatMap((text) => Effect.try(() => ({ text, parsed: JSON.parse(text) as unknown }))),
-    Effect.map(({ parsed, text }) => {
-      if (!looksLikeSnapshot(parsed)) return Option.none<Snapshot>()
-      adopt(parsed, cache)
-      const pieces = memo !== undefined && memo.snapshotHash === parsed.contentHash && memo.entityLengths.length === parsed.entities.length &&
-          memo.relationLengths.length === parsed.relations.length
-        ? cut(text, memo)
-        : undefined
-      if (memo !== undefined && pieces !== undefined) {
-        rememberUnits(parsed, cache, { digests: new Uint8Array(Buffer.from(memo.digests, "base64")), ...pieces })
-        snapshotKeys(cache).set(parsed, { moduleKey: memo.moduleKey, resolutionKey: memo.resolutionKey })
-      }
+export const read = (
+  fs: FileSystem.FileSystem,
+  file: string,
+  cache: ScanCache,
+  memo?: { readonly memo: SnapshotMemo; readonly json: boolean }
+): Effect.Effect<Option.Option<Snapshot>> =>
+  Effect.gen(function*() {
+    const before = memo === undefined ? undefined : stampOf(file)
+    const text = yield* fs.readFileString(file)
+    const parsed = JSON.parse(text) as unknown
+    if (!looksLikeSnapshot(parsed)) return Option.none<Snapshot>()
+    adopt(parsed, cache)
+    const known = memo?.memo
+    if (known === undefined || before !== known.stamp || stampOf(file) !== known.stamp || known.snapshotHash !== parsed.contentHash || known.entities !== parsed.entities.length) {
       return Option.some(parsed)
-    }),
-    Effect.orElseSucceed(() => Option.none<Snapshot>())
-  )
+    }
+    const pieces = cut(text, known, parsed.relations.length)
+    if (pieces !== undefined) {
+      rememberUnits(parsed, cache, { digests: new Uint8Array(Buffer.from(known.digests, "base64")), ...(memo!.json ? pieces : {}) })
+      snapshotKeys(cache).set(parsed, { moduleKey: known.moduleKey, resolutionKey: known.resolutionKey })
+    }
+    return Option.some(parsed)
+  }).pipe(Effect.catchCause(() => Effect.succeed(Option.none<Snapshot>())))
 
 /**
  * `snapshot` written aside, to be put in place by `commit`: a reader never sees half a file, even if
  * this process dies mid-write. With it comes the memo of the file, when the cache knows every unit.
  */
-export const stage = (fs: FileSystem.FileSystem, file: string, snapshot: Snapshot, cache: ScanCache): Effect.Effect<Staged & { readonly memo: SnapshotMemo | undefined }, PlatformError> => {
+export const stage = (
+  fs: FileSystem.FileSystem,
+  file: string,
+  snapshot: Snapshot,
+  cache: ScanCache
+): Effect.Effect<Staged & { readonly memo: SnapshotMemo | undefined }, PlatformError> => {
   const pieces = serializedUnits(snapshot, cache)
   const digests = pieces === undefined ? undefined : unitDigests(snapshot, cache)
   const keys = snapshotKeys(cache).get(snapshot)
-  const memo: SnapshotMemo | undefined = pieces === undefined || digests === undefined || keys === undefined ? undefined : {
-    snapshotHash: snapshot.contentHash,
-    digests: Buffer.from(digests.buffer, digests.byteOffset, digests.byteLength).toString("base64"),
-    headLength: pieces.head.length,
-    entityLengths: pieces.entities.map((json) => json.length),
-    relationLengths: pieces.relations.map((json) => json.length),
-    moduleKey: keys.moduleKey,
-    resolutionKey: keys.resolutionKey
-  }
   const parts = pieces === undefined ? serializeParts(snapshot) : joinUnits(pieces)
-  return Effect.map(stageWhole(fs, file, [...parts, "\n"]), (staged) => ({ ...staged, memo }))
+  return Effect.map(stageWhole(fs, file, [...parts, "\n"]), (staged) => {
+    if (pieces === undefined || digests === undefined || keys === undefined || staged.stamp === undefined) return { ...staged, memo: undefined }
+    const lengths = new DataView(new ArrayBuffer(4 * (1 + pieces.entities.length + pieces.relations.length)))
+    let next = 0
+    for (const length of [pieces.head.length, ...pieces.entities.map((json) => json.length), ...pieces.relations.map((json) => json.length)]) {
+      lengths.setUint32(4 * next++, length, true)
+    }
+    const memo: SnapshotMemo = {
+      format: MEMO_FORMAT,
+      snapshotHash: snapshot.contentHash,
+      stamp: staged.stamp,
+      digests: Buffer.from(digests.buffer, digests.byteOffset, digests.byteLength).toString("base64"),
+      lengths: Buffer.from(lengths.buffer).toString("base64"),
+      entities: pieces.entities.length,
+      moduleKey: keys.moduleKey,
+      resolutionKey: keys.resolutionKey
+    }
+    return { ...staged, memo }
+  })
 }
 
 const alive = (pid: number): boolean => {
@@ -151,6 +192,11 @@ const utf8 = new TextEncoder()
 export interface Staged {
   readonly commit: Effect.Effect<void, PlatformError>
   readonly discard: Effect.Effect<void>
+}
+
+/** A staged file, with the stamp it was written with (see `SnapshotMemo`), unless it could not be taken. */
+export interface StagedFile extends Staged {
+  readonly stamp: string | undefined
 }
 
 /**
@@ -176,7 +222,7 @@ const writerOf = (name: string, prefix: string): number => {
  * given in parts is never joined or encoded whole; a part must not end inside a surrogate pair. A
  * temporary an hour old whose writer is gone is removed, so none accumulate.
  */
-export const stageWhole = (fs: FileSystem.FileSystem, file: string, text: string | ReadonlyArray<string>): Effect.Effect<Staged, PlatformError> =>
+export const stageWhole = (fs: FileSystem.FileSystem, file: string, text: string | ReadonlyArray<string>): Effect.Effect<StagedFile, PlatformError> =>
   Effect.gen(function*() {
     const directory = NodePath.dirname(file)
     const prefix = `${NodePath.basename(file)}.`
@@ -208,5 +254,5 @@ export const stageWhole = (fs: FileSystem.FileSystem, file: string, text: string
       }
       if (batch.length > 0) yield* handle.writeAll(utf8.encode(batch.join("")))
     })).pipe(Effect.onError(() => discard))
-    return { commit: fs.rename(temporary, file), discard }
+    return { commit: fs.rename(temporary, file), discard, stamp: stampOf(temporary) }
   })

@@ -6,7 +6,8 @@
  *
  * `contentHash` is a two-level SHA-256 over the canonical JSON, so that a warm scan hashes only the
  * units that changed (see `unitText` and `contentHash` below). Canonical forms and unit digests are
- * memoised by object identity in the scan cache.
+ * memoised by object identity in the scan cache; the index keeps the digests beside its snapshot
+ * file, under a memo format that must change whenever they would (pipelines/snapshotFile.ts).
  */
 import { Effect } from "effect"
 import * as Digest from "effect/crypto/Digest"
@@ -350,26 +351,25 @@ export const unitDigests = (snapshot: Snapshot, cache: ScanCache): Uint8Array | 
 
 /**
  * Hands an adopted snapshot's units what an earlier scan knew of them: their digests (as
- * `unitDigests` gave them) and their JSON (as `serializedUnits` cut it), so a scan that reuses them
- * neither hashes nor serialises them again. The caller vouches that both describe this snapshot.
+ * `unitDigests` gave them) and, if given, their JSON (as `serializedUnits` cut it), so a scan that
+ * reuses them does not hash them, or serialise them, again. The caller vouches that these describe
+ * this very snapshot; anything of the wrong size is ignored.
  */
 export const rememberUnits = (
   snapshot: Snapshot,
   cache: ScanCache,
-  known: { readonly digests: Uint8Array; readonly entities: ReadonlyArray<string>; readonly relations: ReadonlyArray<string> }
+  known: { readonly digests: Uint8Array; readonly entities?: ReadonlyArray<string>; readonly relations?: ReadonlyArray<string> }
 ): void => {
   const units = cache.table<Snapshot, PreviousUnits>("units").get(snapshot)
-  if (
-    units === undefined || known.digests.length !== snapshot.entities.length * 32 ||
-    known.entities.length !== snapshot.entities.length || known.relations.length !== snapshot.relations.length
-  ) return
+  if (units === undefined || known.digests.length !== snapshot.entities.length * 32) return
+  const withJson = known.entities?.length === snapshot.entities.length && known.relations?.length === snapshot.relations.length
   const digests = cache.table<Entity, { readonly group: ReadonlyArray<Relation>; readonly digest: Uint8Array }>("unit-digest")
   const json = cache.table<Entity, UnitJson>("unit-json")
   let next = 0
   snapshot.entities.forEach((entity, index) => {
     const group = units.get(entity.id)!.relations
     digests.set(entity, { group, digest: known.digests.subarray(index * 32, index * 32 + 32) })
-    json.set(entity, { group, entity: known.entities[index]!, relations: known.relations.slice(next, next + group.length) })
+    if (withJson) json.set(entity, { group, entity: known.entities![index]!, relations: known.relations!.slice(next, next + group.length) })
     next += group.length
   })
 }

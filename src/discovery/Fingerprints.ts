@@ -1,7 +1,8 @@
 /**
  * The two universes a relation depends on, as canonical strings compared for equality. Both are
- * derived (from the scan in progress, or from a previous snapshot) and never stored: a stored
- * fingerprint could be stale.
+ * derived, from the scan in progress or from a previous snapshot, and never stored in a snapshot.
+ * The index's scan cache keeps those of the snapshot file beside it (pipelines/snapshotFile.ts),
+ * under a format that must change whenever their derivation here does.
  *
  * - Module universe: module paths, packages (ids, names, directories, entry points), and the
  *   module-resolution compiler options. Equal universes resolve every import specifier alike.
