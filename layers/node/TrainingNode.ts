@@ -111,7 +111,10 @@ const start: TrainingShape["start"] = (texts) => {
           for (let start = 0; start < split; start += ANALYSIS_STEP) {
             const step = analysed.slice(start, start + ANALYSIS_STEP)
             analysed.fill(EMPTY, start, start + ANALYSIS_STEP)
-            yield* sink(step.map((ids) => Float32Array.from(local.embedRows(ids.map((id) => rows[id]!)))))
+            yield* sink(step.map((ids) => {
+              for (let i = 0; i < ids.length; i++) ids[i] = rows[ids[i]!]!
+              return Float32Array.from(local.embedRows(ids))
+            }))
           }
           for (const piece of theirs) {
             const answer = yield* Effect.promise(() => piece.answer)
