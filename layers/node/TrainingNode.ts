@@ -23,8 +23,9 @@ export const MIN_OFF_THREAD_TEXTS = 2_000
  */
 const LOCAL_SHARE = 0.5
 
-/** The worker's share is embedded and handed back in this many pieces. */
-const WORKER_PIECES = 4
+/** The worker's share is embedded and handed back in this many pieces, at most PIECES_AHEAD of them sent and not yet back. */
+const WORKER_PIECES = 8
+const PIECES_AHEAD = 2
 
 /**
  * One worker and whether it is still there. `ask` posts a message and resolves with the worker's
@@ -78,14 +79,14 @@ const start: TrainingShape["start"] = (texts) => {
       embedInto: (batch, sink) =>
         Effect.gen(function*() {
           const split = Math.ceil(batch.length * LOCAL_SHARE)
-          // The worker gets the tail now, in pieces: it embeds them the moment training ends, with
-          // no round trip, and this thread stores each piece while the worker embeds the next.
+          // The worker gets the tail in pieces, the first ones now: it embeds them the moment
+          // training ends, with no round trip, and this thread stores each piece while the worker
+          // embeds the next. A piece is sent only as an earlier one comes back, so the worker
+          // never holds more than PIECES_AHEAD pieces' texts.
           const pieceSize = Math.ceil((batch.length - split) / WORKER_PIECES)
-          const theirs: Array<{ readonly texts: ReadonlyArray<string>; readonly answer: Promise<{ vectors: Float32Array } | undefined> }> = []
-          for (let start = split; start < batch.length; start += pieceSize) {
-            const texts = batch.slice(start, start + pieceSize)
-            theirs.push({ texts, answer: ask<{ vectors: Float32Array }>({ embed: texts }) })
-          }
+          const pieces: Array<ReadonlyArray<string>> = []
+          for (let start = split; start < batch.length; start += pieceSize) pieces.push(batch.slice(start, start + pieceSize))
+          const answers = pieces.slice(0, PIECES_AHEAD).map((texts) => ask<{ vectors: Float32Array }>({ embed: texts }))
           // Meanwhile this thread analyses the head: analysis needs no model. Terms are kept as ids
           // into a dictionary of this run, half the memory of arrays of strings.
           const dictionary = new Map<string, number>()
@@ -116,12 +117,15 @@ const start: TrainingShape["start"] = (texts) => {
               return Float32Array.from(local.embedRows(ids))
             }))
           }
-          for (const piece of theirs) {
-            const answer = yield* Effect.promise(() => piece.answer)
+          for (let index = 0; index < pieces.length; index++) {
+            const answer = yield* Effect.promise(() => answers[index]!)
+            const ahead = pieces[index + PIECES_AHEAD]
+            if (ahead !== undefined) answers.push(ask<{ vectors: Float32Array }>({ embed: ahead }))
+            const texts = pieces[index]!
             yield* sink(
               answer !== undefined
-                ? Array.from({ length: piece.texts.length }, (_, i) => answer.vectors.subarray(i * local.dimension, (i + 1) * local.dimension))
-                : piece.texts.map((text) => Float32Array.from(local.embedOne(text)))
+                ? Array.from({ length: texts.length }, (_, i) => answer.vectors.subarray(i * local.dimension, (i + 1) * local.dimension))
+                : texts.map((text) => Float32Array.from(local.embedOne(text)))
             )
           }
         })
