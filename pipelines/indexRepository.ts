@@ -338,7 +338,11 @@ export const pendingChanges = Effect.fn("pendingChanges")(function*(options: { r
  * not interruptible, so no file is written without its removal registered).
  */
 const stageScan = (root: string, snapshot: Snapshot, cache: ScanCache.ScanCache, fingerprint: string) =>
-  Effect.acquireRelease(stageScanFiles(root, snapshot, cache, fingerprint), (staged) => staged.discard)
+  // Not `acquireRelease`, whose finalizer keeps the acquiring effect, and with it the snapshot and
+  // the scan's memo tables (over 100 MB on a large repository), alive until the scope closes.
+  Effect.uninterruptible(Effect.tap(stageScanFiles(root, snapshot, cache, fingerprint), releasedWithScope))
+
+const releasedWithScope = (staged: SnapshotFile.Staged) => Effect.addFinalizer(() => staged.discard)
 
 const stageScanFiles = (root: string, snapshot: Snapshot, cache: ScanCache.ScanCache, fingerprint: string) =>
   Effect.gen(function*() {
