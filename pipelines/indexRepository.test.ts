@@ -1,6 +1,18 @@
+import { NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { setFlagsFromString } from "node:v8"
+import { runInNewContext } from "node:vm"
+import * as ScanCache from "../src/discovery/ScanCache.ts"
+import { scanMemory } from "../test/discovery/support.ts"
 import { chunk } from "../test/support/Fixtures.ts"
-import { MAX_TRAINING_CHUNKS, trainingSample } from "./indexRepository.ts"
+import { MAX_TRAINING_CHUNKS, stageScan, trainingSample } from "./indexRepository.ts"
+
+setFlagsFromString("--expose-gc")
+const collect = runInNewContext("gc") as () => void
 
 describe("trainingSample", () => {
   it("keeps every chunk of a small corpus, and a fixed, order-free sample of a large one", () => {
@@ -29,4 +41,38 @@ describe("trainingSample", () => {
     const shouting = crowded.map((c) => ({ ...c, contentSha: c.contentSha.toUpperCase() }))
     assert.deepStrictEqual(trainingSample(shouting).map((c) => c.id), [...shouting].sort(bySha).slice(0, MAX_TRAINING_CHUNKS).map((c) => c.id))
   })
+})
+
+describe("stageScan", () => {
+  // A weak reference, to see whether anything the staging leaves behind still holds the snapshot.
+  const scannedAndStaged = (root: string) =>
+    Effect.gen(function*() {
+      const cache = ScanCache.make()
+      const snapshot = yield* scanMemory({ "src/a.ts": "export const a = 1\n", "docs/a.md": "# A\n\nSee `a`.\n" }, { cache })
+      const staged = yield* stageScan(root, snapshot, cache, "fingerprint")
+      return { staged, snapshot: new WeakRef(snapshot), cache: new WeakRef(cache) }
+    })
+
+  it.live("lets the snapshot and its cache go once their files are written aside, and removes the files with the scope", () =>
+    Effect.gen(function*() {
+      const root = mkdtempSync(join(tmpdir(), "cairn-stage-"))
+      try {
+        yield* Effect.scoped(Effect.gen(function*() {
+          const { cache, snapshot, staged } = yield* scannedAndStaged(root)
+          assert.strictEqual(readdirSync(join(root, ".cairn")).filter((name) => name.endsWith(".tmp")).length, 2)
+          // Collection runs between turns of the event loop, where the weak references are cleared.
+          yield* Effect.sleep("10 millis")
+          collect()
+          assert.isUndefined(snapshot.deref())
+          assert.isUndefined(cache.deref())
+          assert.isDefined(staged)
+        }))
+        // Never committed: the scope took the temporaries away.
+        assert.deepStrictEqual(readdirSync(join(root, ".cairn")), [])
+        yield* Effect.scoped(Effect.flatMap(scannedAndStaged(root), ({ staged }) => staged.commit))
+        assert.isTrue(existsSync(join(root, ".cairn", "snapshot.json")) && existsSync(join(root, ".cairn", "scan-cache.json")))
+      } finally {
+        rmSync(root, { recursive: true, force: true })
+      }
+    }).pipe(Effect.provide(NodeServices.layer)))
 })

@@ -337,7 +337,7 @@ export const pendingChanges = Effect.fn("pendingChanges")(function*(options: { r
  * scope removes whatever was not committed, whether the run failed or was interrupted (staging is
  * not interruptible, so no file is written without its removal registered).
  */
-const stageScan = (root: string, snapshot: Snapshot, cache: ScanCache.ScanCache, fingerprint: string) =>
+export const stageScan = (root: string, snapshot: Snapshot, cache: ScanCache.ScanCache, fingerprint: string) =>
   // Not `acquireRelease`, whose finalizer keeps the acquiring effect, and with it the snapshot and
   // the scan's memo tables (over 100 MB on a large repository), alive until the scope closes.
   Effect.uninterruptible(Effect.tap(stageScanFiles(root, snapshot, cache, fingerprint), releasedWithScope))
