@@ -68,8 +68,12 @@ export const asMemo = (value: unknown): SnapshotMemo | undefined =>
 
 /** A file's stamp as a memo records it; sub-millisecond times, as discovery's stamps take them. */
 const stampOf = (file: string): string | undefined => {
-  const info = NodeFs.statSync(file, { throwIfNoEntry: false })
-  return info === undefined ? undefined : `${info.size}:${info.mtimeMs}:${info.ino}`
+  try {
+    const info = NodeFs.statSync(file, { throwIfNoEntry: false })
+    return info === undefined ? undefined : `${info.size}:${info.mtimeMs}:${info.ino}`
+  } catch {
+    return undefined
+  }
 }
 
 const lengthsOf = (memo: SnapshotMemo): Array<number> | undefined => {
@@ -123,7 +127,7 @@ export const read = (
   Effect.gen(function*() {
     const before = memo === undefined ? undefined : stampOf(file)
     const text = yield* fs.readFileString(file)
-    const parsed = JSON.parse(text) as unknown
+    const parsed = yield* Effect.try(() => JSON.parse(text) as unknown)
     if (!looksLikeSnapshot(parsed)) return Option.none<Snapshot>()
     adopt(parsed, cache)
     const known = memo?.memo
@@ -136,7 +140,7 @@ export const read = (
       snapshotKeys(cache).set(parsed, { moduleKey: known.moduleKey, resolutionKey: known.resolutionKey })
     }
     return Option.some(parsed)
-  }).pipe(Effect.catchCause(() => Effect.succeed(Option.none<Snapshot>())))
+  }).pipe(Effect.orElseSucceed(() => Option.none<Snapshot>()))
 
 /**
  * `snapshot` written aside, to be put in place by `commit`: a reader never sees half a file, even if

@@ -42,6 +42,11 @@ const helper = (worker: Worker) => {
   }
   worker.on("error", lost)
   worker.on("exit", lost)
+  // An answer that cannot be read would hand every later answer to the wrong question.
+  worker.on("messageerror", () => {
+    lost()
+    void worker.terminate()
+  })
   worker.on("message", (answer: unknown) => waiting.shift()?.(answer))
   return <A>(message: TrainingMessage): Promise<A | undefined> => {
     if (gone) return Promise.resolve(undefined)
@@ -119,11 +124,13 @@ const start: TrainingShape["start"] = (texts) => {
           }
           for (let index = 0; index < pieces.length; index++) {
             const answer = yield* Effect.promise(() => answers[index]!)
+            // Each piece's vectors are let go once stored.
+            answers[index] = Promise.resolve(undefined)
             const ahead = pieces[index + PIECES_AHEAD]
             if (ahead !== undefined) answers.push(ask<{ vectors: Float32Array }>({ embed: ahead }))
             const texts = pieces[index]!
             yield* sink(
-              answer !== undefined
+              answer?.vectors?.length === texts.length * local.dimension
                 ? Array.from({ length: texts.length }, (_, i) => answer.vectors.subarray(i * local.dimension, (i + 1) * local.dimension))
                 : texts.map((text) => Float32Array.from(local.embedOne(text)))
             )
