@@ -96,6 +96,9 @@ const isSorted = (relations: ReadonlyArray<Relation>): boolean => {
 export const unitText = (entity: Entity, relations: ReadonlyArray<Relation>): string =>
   [JSON.stringify(entity), ...relations.map((relation) => JSON.stringify(relation))].join("\n")
 
+/** Each entity's unit digest, kept for the relation group it was taken with. */
+const digestTable = (cache: ScanCache) => cache.table<Entity, { readonly group: ReadonlyArray<Relation>; readonly digest: Uint8Array }>("unit-digest")
+
 /** A unit's JSON pieces, kept per entity for the relation group they were taken with. */
 interface UnitJson {
   readonly group: ReadonlyArray<Relation>
@@ -208,7 +211,7 @@ const contentHash = (canonical: Canonicalised, cache: ScanCache): Effect.Effect<
   Effect.gen(function*() {
     const digest = yield* Digest.Digest
     const sha = (text: string) => digest.digest(Digest.sha256, encoder.encode(text))
-    const unitDigests = cache.table<Entity, { readonly group: ReadonlyArray<Relation>; readonly digest: Uint8Array }>("unit-digest")
+    const unitDigests = digestTable(cache)
     const { fields, groups } = canonical
     const parts: Array<Uint8Array> = [yield* sha(headerText(fields))]
     for (let index = 0; index < fields.entities.length; index++) {
@@ -252,7 +255,7 @@ export const ENTITIES_TO_RELATIONS = `],"relations":[`
  * adopted by it), or they do not describe the snapshot exactly.
  */
 export const serializedUnits = (snapshot: Snapshot, cache: ScanCache): SerializedUnits | undefined => {
-  const units = cache.table<Snapshot, PreviousUnits>("units").get(snapshot)
+  const units = unitsOf(snapshot, cache)
   if (units === undefined || Object.keys(snapshot).join(",") !== SNAPSHOT_KEYS) return undefined
   const entities: Array<string> = []
   const relations: Array<string> = []
@@ -336,8 +339,8 @@ export const adopt = (snapshot: Snapshot, cache: ScanCache): void => {
 
 /** Each entity's unit digest, concatenated in entity order, when the cache holds them all. */
 export const unitDigests = (snapshot: Snapshot, cache: ScanCache): Uint8Array | undefined => {
-  const units = cache.table<Snapshot, PreviousUnits>("units").get(snapshot)
-  const digests = cache.table<Entity, { readonly group: ReadonlyArray<Relation>; readonly digest: Uint8Array }>("unit-digest")
+  const units = unitsOf(snapshot, cache)
+  const digests = digestTable(cache)
   if (units === undefined) return undefined
   const joined = new Uint8Array(snapshot.entities.length * 32)
   for (let index = 0; index < snapshot.entities.length; index++) {
@@ -360,10 +363,10 @@ export const rememberUnits = (
   cache: ScanCache,
   known: { readonly digests: Uint8Array; readonly entities?: ReadonlyArray<string>; readonly relations?: ReadonlyArray<string> }
 ): void => {
-  const units = cache.table<Snapshot, PreviousUnits>("units").get(snapshot)
+  const units = unitsOf(snapshot, cache)
   if (units === undefined || known.digests.length !== snapshot.entities.length * 32) return
   const withJson = known.entities?.length === snapshot.entities.length && known.relations?.length === snapshot.relations.length
-  const digests = cache.table<Entity, { readonly group: ReadonlyArray<Relation>; readonly digest: Uint8Array }>("unit-digest")
+  const digests = digestTable(cache)
   const json = cache.table<Entity, UnitJson>("unit-json")
   let next = 0
   snapshot.entities.forEach((entity, index) => {

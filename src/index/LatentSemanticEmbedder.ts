@@ -99,16 +99,17 @@ interface TermWeights {
   readonly weights: Float64Array
 }
 
-/**
- * Weighs texts against one vocabulary, rows ascending so sums are taken in one canonical order.
- * Term frequencies are counted in a table the size of the vocabulary, reset after each text: a
- * map and sorted pairs per text cost more than the projection that follows.
- */
 interface TermWeigher {
   readonly terms: (termsOfText: ReadonlyArray<string>) => TermWeights
   /** The same for terms already looked up: vocabulary rows, negative for a term outside it. */
   readonly rows: (rowsOfText: ArrayLike<number>) => TermWeights
 }
+
+/**
+ * Weighs texts against one vocabulary, rows ascending so sums are taken in one canonical order.
+ * Term frequencies are counted in a table the size of the vocabulary, reset after each text: a
+ * map and sorted pairs per text cost more than the projection that follows.
+ */
 
 const termWeigher = (index: ReadonlyMap<string, number>): TermWeigher => {
   let rowCount = 0
@@ -155,6 +156,9 @@ const termWeigher = (index: ReadonlyMap<string, number>): TermWeigher => {
   }
 }
 
+/** What the model is trained on and the encoder reads of a text: its analysed terms, the same under every model. */
+export const analyse = terms
+
 /**
  * Trains a model on `texts`. The texts are sorted first, so the model depends on the multiset of
  * texts and the options, never on the order they arrived in.
@@ -162,7 +166,6 @@ const termWeigher = (index: ReadonlyMap<string, number>): TermWeigher => {
 export const train = (texts: ReadonlyArray<string>, overrides: Partial<LsaOptions> = {}): LsaModel => {
   const options = { ...defaultLsaOptions, ...overrides }
   // Stems are memoised by the stemmer itself, so analysing the same words again is cheap.
-  const analyse = terms
   const documents = [...texts].sort(byCodeUnit).map(analyse)
   const df = new Map<string, number>()
   for (const doc of documents) for (const term of new Set(doc)) df.set(term, (df.get(term) ?? 0) + 1)
@@ -222,9 +225,6 @@ export interface LsaEncoder extends TextEncoderModel {
   readonly rowOf: (term: string) => number
   readonly embedRows: (rowsOfText: ArrayLike<number>) => Array<number>
 }
-
-/** What the encoder reads of a text: its analysed terms, the same under every model. */
-export const analyse = terms
 
 /**
  * An encoder over a model: a text's TF-IDF weights projected onto the latent directions (LSA
