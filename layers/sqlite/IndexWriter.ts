@@ -364,7 +364,8 @@ const applyContent = (db: DatabaseSync, batch: IndexWrite, settle: () => void): 
 
 /**
  * Stores each entry's vector on its chunk's row, replacing any it had; the chunks must be stored.
- * Into a space made in this transaction (`fresh`) there is nothing to replace.
+ * Chunks `placed` by this very write (a replacing one) have no vector to replace, and their rows
+ * need no lookup.
  */
 const insertVectors = (db: DatabaseSync, entries: ReadonlyArray<VectorEntry>, placed?: ReadonlyMap<string, VectorMeta>): number => {
   const meta = db.prepare("SELECT row, superseded, note_type, created_ms FROM chunks WHERE id = ?")
