@@ -187,8 +187,8 @@ const alive = (pid: number): boolean => {
   }
 }
 
-/** Characters encoded and written at a time: one buffer of a few MB, however large the file. */
-const WRITE_BATCH_CHARS = 1 << 20
+/** Bytes encoded and written at a time: one buffer of a few MB, however large the file. */
+const WRITE_BUFFER_BYTES = 4 << 20
 
 const utf8 = new TextEncoder()
 
@@ -222,8 +222,9 @@ const writerOf = (name: string, prefix: string): number => {
 /**
  * `text` (one string, or consecutive parts) written to a temporary file of this staging's own, next
  * to `file`; `commit` renames it over `file`, so readers see the old file or the new one, and two
- * writers at once do not take each other's temporary. Parts are encoded a batch at a time, so text
- * given in parts is never joined or encoded whole; a part must not end inside a surrogate pair. A
+ * writers at once do not take each other's temporary. Parts are encoded one by one into a buffer of
+ * a few MB, so text given in parts is never joined or encoded whole; a part must not end inside a
+ * surrogate pair. A
  * temporary an hour old whose writer is gone is removed, so none accumulate.
  */
 export const stageWhole = (fs: FileSystem.FileSystem, file: string, text: string | ReadonlyArray<string>): Effect.Effect<StagedFile, PlatformError> =>
@@ -246,17 +247,20 @@ export const stageWhole = (fs: FileSystem.FileSystem, file: string, text: string
     yield* Effect.scoped(Effect.gen(function*() {
       const handle = yield* fs.open(temporary, { flag: "w" })
       const parts = typeof text === "string" ? [text] : text
-      let batch: Array<string> = []
-      let size = 0
+      // Each part straight into the buffer: joining parts into batches and encoding each batch anew
+      // took about a third of staging a 33 MB snapshot.
+      const buffer = Buffer.allocUnsafe(WRITE_BUFFER_BYTES)
+      let used = 0
       for (const part of parts) {
-        batch.push(part)
-        size += part.length
-        if (size < WRITE_BATCH_CHARS) continue
-        yield* handle.writeAll(utf8.encode(batch.join("")))
-        batch = []
-        size = 0
+        // A UTF-16 code unit takes at most 3 bytes of UTF-8.
+        if (used + 3 * part.length > buffer.length && used > 0) {
+          yield* handle.writeAll(buffer.subarray(0, used))
+          used = 0
+        }
+        if (3 * part.length > buffer.length) yield* handle.writeAll(utf8.encode(part))
+        else used += buffer.write(part, used, "utf8")
       }
-      if (batch.length > 0) yield* handle.writeAll(utf8.encode(batch.join("")))
+      if (used > 0) yield* handle.writeAll(buffer.subarray(0, used))
     })).pipe(Effect.onError(() => discard))
     return { commit: fs.rename(temporary, file), discard, stamp: stampOf(temporary) }
   })

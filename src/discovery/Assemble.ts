@@ -312,17 +312,17 @@ export const unitsOf = (snapshot: Snapshot, cache: ScanCache): PreviousUnits | u
   cache.table<Snapshot, PreviousUnits>("units").get(snapshot)
 
 /**
- * Takes a snapshot read back from a file `serialize` wrote as its own canonical form: its entities,
- * relations and relation groups are registered as canonical, so a scan offered it reuses them
- * without rebuilding them. Trusts the file: a hand-edited snapshot would be taken as canonical.
+ * Takes a snapshot read back from a file `serialize` wrote as its own canonical form: its entities
+ * and relation groups are registered as canonical, so a scan offered it reuses them without
+ * rebuilding them. Trusts the file: a hand-edited snapshot would be taken as canonical. Single
+ * relations are not registered (90,000 weak-map entries on a large repository): assembly looks at
+ * them only in a group it must rebuild, which is rare, and rebuilds them equal.
  */
 export const adopt = (snapshot: Snapshot, cache: ScanCache): void => {
   const canonicalEntities = cache.table<Entity, Entity>("canonical-entity")
-  const canonicalRelations = cache.table<Relation, Relation>("canonical-relation")
   const sortedGroups = cache.table<ReadonlyArray<Relation>, ReadonlyArray<Relation>>("canonical-group")
   const groups = new Map<string, Array<Relation>>()
   for (const relation of snapshot.relations) {
-    canonicalRelations.set(relation, relation)
     const group = groups.get(relation.from)
     if (group === undefined) groups.set(relation.from, [relation])
     else group.push(relation)
