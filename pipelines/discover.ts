@@ -12,6 +12,7 @@ import type { DiscoveryError } from "../src/domain/DiscoveryError.ts"
 import type { Snapshot } from "../src/domain/Snapshot.ts"
 import type { DiscoveryConfig } from "../src/discovery/DiscoveryConfig.ts"
 import * as Discover from "../src/discovery/Discover.ts"
+import * as Patch from "../src/discovery/Patch.ts"
 import type { ScanCache } from "../src/discovery/ScanCache.ts"
 import * as Unchanged from "../src/discovery/Unchanged.ts"
 import type { DiscoveryEvent } from "../src/discovery/Progress.ts"
@@ -53,6 +54,15 @@ export const discoverStream = (
     Stream.provide(NodeCrypto.layerDigest),
     Stream.provide(AnalyzerPoolNode.layer)
   )
+
+/**
+ * The snapshot a scan of `root` would produce, as `stored` patched, when a patch can say (see
+ * `Patch.patch`); nothing is read but the files that moved.
+ */
+export const patch = (
+  options: { readonly root: string; readonly stored: Patch.StoredSnapshot; readonly listing: Listing; readonly config?: Partial<DiscoveryConfig> | undefined; readonly cache: ScanCache }
+): Effect.Effect<Patch.Patched | undefined, DiscoveryError, FileSystem.FileSystem> =>
+  Patch.patch(options).pipe(Effect.provide(SourceTreeNode.layer(options.root)), Effect.provide(NodeCrypto.layerDigest))
 
 /**
  * Whether a scan of `root` now would look at exactly the files `cache` remembers from its last

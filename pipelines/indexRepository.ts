@@ -7,6 +7,7 @@
 import * as NodeChildProcessSpawner from "@effect/platform-node/NodeChildProcessSpawner"
 import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
 import { Effect, FileSystem, Layer, Option, Path } from "effect"
+import type { PlatformError } from "effect/PlatformError"
 import * as NodeFs from "node:fs"
 import type { Chunk, ChunkId } from "../src/domain/Chunk.ts"
 import { DiscoveryError, SourceUnreadable } from "../src/domain/DiscoveryError.ts"
@@ -14,9 +15,11 @@ import type { Snapshot } from "../src/domain/Snapshot.ts"
 import { unitsOf } from "../src/discovery/Assemble.ts"
 import { decodeText } from "../src/discovery/FileContent.ts"
 import type { DiscoveryConfig } from "../src/discovery/DiscoveryConfig.ts"
+import type { Patched } from "../src/discovery/Patch.ts"
 import type { PreviousUnits } from "../src/discovery/Reuse.ts"
 import * as ScanCache from "../src/discovery/ScanCache.ts"
 import { scanFingerprint } from "../src/discovery/Unchanged.ts"
+import type { Listing } from "../src/discovery/Walk.ts"
 import { type ChunkFileInput, CODE_EXTENSIONS, MARKDOWN_EXTENSIONS } from "../src/index/chunk/ChunkFile.ts"
 import { ChunkerPool } from "../src/index/ChunkerPool.ts"
 import { Training } from "../src/index/Training.ts"
@@ -30,10 +33,10 @@ import * as HistoryGit from "../layers/node/HistoryGit.ts"
 import * as TrainingNode from "../layers/node/TrainingNode.ts"
 import * as Database from "../layers/sqlite/Database.ts"
 import * as IndexWriterLayer from "../layers/sqlite/IndexWriter.ts"
-import { IndexWriter, type StoredManifest, type WriteSummary } from "../layers/sqlite/IndexWriter.ts"
+import { IndexWriter, type IndexWriteError, type StoredManifest, type WriteSummary } from "../layers/sqlite/IndexWriter.ts"
 import type { VectorSpace } from "../layers/sqlite/VectorTable.ts"
 import * as TokenCounterDefault from "../layers/tokens/TokenCounterDefault.ts"
-import { discover, unchangedSince } from "./discover.ts"
+import { discover, patch, unchangedSince } from "./discover.ts"
 import type { IndexMemory } from "./indexMemory.ts"
 import * as ScanCacheFile from "./scanCacheFile.ts"
 import * as SnapshotFile from "./snapshotFile.ts"
@@ -69,6 +72,11 @@ export interface IndexReport {
   readonly chunksEmbedded: number
   readonly vectorsReused: number
   readonly retrained: boolean
+  /**
+   * The last snapshot was patched with the modules that moved instead of scanned again (see
+   * src/discovery/Patch.ts): same snapshot, without loading the last one whole.
+   */
+  readonly snapshotPatched: boolean
   readonly summary: WriteSummary
   readonly snapshotHash: string
 }
@@ -273,6 +281,11 @@ const scanSince = (options: {
   readonly rebuild?: boolean | undefined
   /** The scan's cache outlives the run (a long-lived process keeps it). */
   readonly keepsCache?: boolean | undefined
+  /**
+   * The notes the index holds, by content hash, when a patch of the last snapshot may stand in for
+   * the scan (a one-shot run that keeps nothing and does not retrain; see `patchSince`).
+   */
+  readonly patchable?: Effect.Effect<ReadonlyMap<string, string | null>, IndexWriteError> | undefined
 }) =>
   Effect.gen(function*() {
     const { root, config, remembered, manifest } = options
@@ -283,6 +296,10 @@ const scanSince = (options: {
     const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path
     let cache = remembered.cache
+    if (options.patchable !== undefined && verdict !== undefined && remembered.memo !== undefined) {
+      const patched = yield* patchSince({ root, config, memo: remembered.memo, listing: verdict.listing, cache, indexed: options.patchable })
+      if (patched !== undefined) return patched
+    }
     // The memo's JSON pieces are slices of the file's text: a one-shot run takes them, a process that
     // keeps its cache (`keepsCache`) takes only digests and fingerprints.
     const memo = remembered.memo === undefined ? undefined : { memo: remembered.memo, json: options.keepsCache !== true }
@@ -297,6 +314,50 @@ const scanSince = (options: {
       )
     )
     return { snapshot, cache, previous }
+  })
+
+/** A scan that patched the last snapshot, with the notes the index holds and those the tree now has. */
+interface PatchedScan {
+  readonly patched: Patched
+  readonly stored: SnapshotFile.StoredFile
+  readonly cache: ScanCache.ScanCache
+  readonly indexed: ReadonlyMap<string, string | null>
+  readonly current: ReadonlyMap<string, string>
+}
+
+/**
+ * The last snapshot patched with the modules that moved (see Patch.ts), when a patch can say,
+ * without loading the snapshot whole. The index holds that snapshot's build, so its notes are the
+ * snapshot's, each file's hash as the scan cache now knows it; a note the cache does not know
+ * means the two disagree, and the full scan decides.
+ */
+const patchSince = (options: {
+  readonly root: string
+  readonly config: Partial<DiscoveryConfig>
+  readonly memo: SnapshotFile.SnapshotMemo
+  readonly listing: Listing
+  readonly cache: ScanCache.ScanCache
+  readonly indexed: Effect.Effect<ReadonlyMap<string, string | null>, IndexWriteError>
+}) =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const path = yield* Path.Path
+    const { root, cache } = options
+    const stored = yield* SnapshotFile.readStored(fs, path.join(cairnDir(path, root), "snapshot.json"), options.memo)
+    if (Option.isNone(stored)) return undefined
+    const patched = yield* patch({ root, stored: stored.value.stored, listing: options.listing, config: options.config, cache }).pipe(
+      Effect.catchDefect(() => Effect.succeed(undefined))
+    )
+    if (patched === undefined) return undefined
+    const hashes = new Map(cache.hashEntries().map(([file, , hash]) => [file, hash] as const))
+    const indexed = yield* options.indexed
+    const current = new Map<string, string>()
+    for (const note of indexed.keys()) {
+      const hash = hashes.get(note)
+      if (hash === undefined) return undefined
+      current.set(note, hash)
+    }
+    return { patched, stored: stored.value, cache, indexed, current } satisfies PatchedScan
   })
 
 export interface PendingChanges {
@@ -338,21 +399,37 @@ export const pendingChanges = Effect.fn("pendingChanges")(function*(options: { r
  * not interruptible, so no file is written without its removal registered).
  */
 export const stageScan = (root: string, snapshot: Snapshot, cache: ScanCache.ScanCache, fingerprint: string) =>
+  stageFiles(root, fingerprint, snapshot.contentHash, (fs, file) => SnapshotFile.stage(fs, file, snapshot, cache), cache)
+
+/** `stageScan` of whatever `stageSnapshot` writes as the snapshot file. */
+const stageFiles = (
+  root: string,
+  fingerprint: string,
+  snapshotHash: string,
+  stageSnapshot: (fs: FileSystem.FileSystem, file: string) => Effect.Effect<SnapshotFile.Staged & { readonly memo: SnapshotFile.SnapshotMemo | undefined }, PlatformError>,
+  cache: ScanCache.ScanCache
+) =>
   // Not `acquireRelease`, whose finalizer keeps the acquiring effect, and with it the snapshot and
   // the scan's memo tables (over 100 MB on a large repository), alive until the scope closes.
-  Effect.uninterruptible(Effect.tap(stageScanFiles(root, snapshot, cache, fingerprint), releasedWithScope))
+  Effect.uninterruptible(Effect.tap(stageScanFiles(root, fingerprint, snapshotHash, stageSnapshot, cache), releasedWithScope))
 
 const releasedWithScope = (staged: SnapshotFile.Staged) => Effect.addFinalizer(() => staged.discard)
 
-const stageScanFiles = (root: string, snapshot: Snapshot, cache: ScanCache.ScanCache, fingerprint: string) =>
+const stageScanFiles = (
+  root: string,
+  fingerprint: string,
+  snapshotHash: string,
+  stageSnapshot: (fs: FileSystem.FileSystem, file: string) => Effect.Effect<SnapshotFile.Staged & { readonly memo: SnapshotFile.SnapshotMemo | undefined }, PlatformError>,
+  cache: ScanCache.ScanCache
+) =>
   Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path
     yield* fs.makeDirectory(cairnDir(path, root), { recursive: true })
-    const snapshotFile = yield* SnapshotFile.stage(fs, path.join(cairnDir(path, root), "snapshot.json"), snapshot, cache)
+    const snapshotFile = yield* stageSnapshot(fs, path.join(cairnDir(path, root), "snapshot.json"))
     const cacheFile = yield* ScanCacheFile.stage(fs, path.join(cairnDir(path, root), "scan-cache.json"), cache, {
       fingerprint,
-      snapshotHash: snapshot.contentHash,
+      snapshotHash,
       memo: snapshotFile.memo
     })
       .pipe(Effect.onError(() => snapshotFile.discard))
@@ -380,6 +457,7 @@ const upToDateReport = (manifest: StoredManifest): IndexReport => ({
   chunksEmbedded: 0,
   vectorsReused: 0,
   retrained: false,
+  snapshotPatched: false,
   summary: { ...manifest, chunksWritten: 0, chunksDeleted: 0, vectorsWritten: 0 },
   snapshotHash: manifest.snapshotHash
 })
@@ -398,6 +476,7 @@ interface Scan {
   readonly snapshotHash: string
   readonly space: Omit<VectorSpace, "model"> | undefined
   readonly retrain: boolean
+  readonly patched: boolean
   readonly files: SnapshotFile.Staged | undefined
   readonly kept: { readonly snapshot: Snapshot; readonly cache: ScanCache.ScanCache; readonly fingerprint: string } | undefined
 }
@@ -420,6 +499,8 @@ const scanForIndex = (options: IndexOptions, progress: (event: IndexProgress) =>
       ? { cache: memory.cache.fork(), fingerprint: memory.fingerprint, snapshotHash: memory.snapshot.contentHash }
       : yield* ScanCacheFile.read(fs, path.join(cairnDir(path, options.root), "scan-cache.json"))
     const manifest = yield* writer.manifest
+    const space = yield* writer.vectorSpaceHeader
+    const retrain = options.rebuild === true || space === undefined || space.modelId !== LSA_MODEL_ID
     const scanned = yield* scanSince({
       root: options.root,
       config,
@@ -428,8 +509,10 @@ const scanForIndex = (options: IndexOptions, progress: (event: IndexProgress) =>
       manifest,
       previous: memory?.snapshot,
       rebuild: options.rebuild,
-      keepsCache: memory !== undefined
+      keepsCache: memory !== undefined,
+      patchable: memory === undefined && !retrain ? writer.noteHashes : undefined
     })
+    if ("patched" in scanned) return yield* patchedScan(options.root, scanned, { space: space!, fingerprint }, progress)
     if (!("snapshot" in scanned)) return scanned
     const { snapshot, cache, previous } = scanned
 
@@ -439,8 +522,6 @@ const scanForIndex = (options: IndexOptions, progress: (event: IndexProgress) =>
     const stored: ReadonlyMap<string, string | null> = memory?.snapshot !== undefined && manifest?.snapshotHash === memory.snapshot.contentHash
       ? notesOf(memory.snapshot)
       : yield* writer.noteHashes
-    const space = yield* writer.vectorSpaceHeader
-    const retrain = options.rebuild === true || space === undefined || space.modelId !== LSA_MODEL_ID
     // Outbound edges move with a note's own text and with how its links resolve; discovery hands a
     // unit's relation group on unchanged (the same object) exactly when neither moved. The groups of
     // the build the index holds are known when this run's previous snapshot is that build.
@@ -456,8 +537,52 @@ const scanForIndex = (options: IndexOptions, progress: (event: IndexProgress) =>
       snapshotHash: snapshot.contentHash,
       space,
       retrain,
+      patched: false,
       files: memory === undefined || memory.saved === undefined ? yield* stageScan(options.root, snapshot, cache, fingerprint) : undefined,
       kept: memory === undefined ? undefined : { snapshot, cache, fingerprint }
+    } satisfies Scan
+  })
+
+/**
+ * The scan of an index run that patched the last snapshot: the moved modules' notes re-indexed,
+ * their outbound edges rewritten, the patched snapshot and its memo staged.
+ */
+const patchedScan = (
+  root: string,
+  scanned: PatchedScan,
+  run: { readonly space: Omit<VectorSpace, "model">; readonly fingerprint: string },
+  progress: (event: IndexProgress) => void
+) =>
+  Effect.gen(function*() {
+    const { patched, stored, cache, indexed, current } = scanned
+    progress({ _tag: "Discovered", files: current.size })
+    const from: Array<string> = []
+    const edges: Array<NoteEdge> = []
+    const noteOf = (id: string): string | undefined => {
+      const note = id.startsWith(DOCUMENT_PREFIX) ? id.slice(DOCUMENT_PREFIX.length) : id.startsWith(MODULE_PREFIX) ? id.slice(MODULE_PREFIX.length) : undefined
+      return note !== undefined && current.has(note) ? note : undefined
+    }
+    for (const unit of patched.units) {
+      const note = noteOf(unit.entity.id)
+      if (note === undefined) continue
+      from.push(note)
+      for (const relation of unit.group) {
+        const to = noteOf(relation.to)
+        if (to !== undefined && to !== note) edges.push({ from: note, to, verb: relation.kind })
+      }
+    }
+    const files = yield* stageFiles(root, run.fingerprint, patched.contentHash, (fs, file) => SnapshotFile.stagePatched(fs, file, stored, patched), cache)
+    return {
+      current,
+      changed: [...current].filter(([note, hash]) => indexed.get(note) !== hash).map(([note]) => note).sort(byCodeUnit),
+      deleted: [],
+      relations: { from: from.sort(byCodeUnit), edges: edges.sort(byEdge) },
+      snapshotHash: patched.contentHash,
+      space: run.space,
+      retrain: false,
+      patched: true,
+      files,
+      kept: undefined
     } satisfies Scan
   })
 
@@ -562,6 +687,7 @@ const writeIndex = (options: IndexOptions, scan: Scan, progress: (event: IndexPr
       chunksEmbedded: embedded,
       vectorsReused: chunks.length - embedded,
       retrained: retrain,
+      snapshotPatched: scan.patched,
       summary,
       snapshotHash: scan.snapshotHash
     } satisfies IndexReport

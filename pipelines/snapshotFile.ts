@@ -9,9 +9,20 @@ import { Clock, Effect, FileSystem, Option } from "effect"
 import type { PlatformError } from "effect/PlatformError"
 import * as NodeFs from "node:fs"
 import * as NodePath from "node:path"
-import type { Snapshot } from "../src/domain/Snapshot.ts"
-import { adopt, ENTITIES_TO_RELATIONS, joinUnits, rememberUnits, serializeParts, serializedUnits, unitDigests } from "../src/discovery/Assemble.ts"
+import type { Coverage, Snapshot } from "../src/domain/Snapshot.ts"
+import {
+  adopt,
+  ENTITIES_TO_RELATIONS,
+  joinUnits,
+  rememberUnits,
+  serializeParts,
+  serializedUnits,
+  type SnapshotHeader,
+  unitDigests
+} from "../src/discovery/Assemble.ts"
 import { snapshotKeys } from "../src/discovery/Discover.ts"
+import type { Keys } from "../src/discovery/Fingerprints.ts"
+import type { Patched, StoredSnapshot } from "../src/discovery/Patch.ts"
 import type { ScanCache } from "../src/discovery/ScanCache.ts"
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value)
@@ -83,32 +94,174 @@ const lengthsOf = (memo: SnapshotMemo): Array<number> | undefined => {
   return Array.from({ length: bytes.length / 4 }, (_, i) => view.getUint32(i * 4, true))
 }
 
+/** Where the memo places each JSON piece in a snapshot file's text. */
+interface Located {
+  /** The text before the first entity, each entity's JSON, each relation's, in UTF-16 code units. */
+  readonly lengths: ReadonlyArray<number>
+  readonly entityStart: Float64Array
+  readonly relationStart: Float64Array
+  /** Where `],"coverage":` begins. */
+  readonly tail: number
+}
+
+const ENTITIES_OPEN = `"entities":[`
+const COVERAGE_OPEN = `],"coverage":`
+
 /**
- * Each JSON piece the memo places in `text`: entities, then relations. Undefined unless every piece
- * is an object's braces between commas and the pieces end exactly where the coverage begins.
+ * Each JSON piece the memo places in `text`, entities then relations (`relations` of them, when
+ * known). Undefined unless every piece is an object's braces between commas and the pieces end
+ * exactly where the coverage begins.
  */
-const cut = (text: string, memo: SnapshotMemo, relations: number): { entities: Array<string>; relations: Array<string> } | undefined => {
+const locate = (text: string, memo: SnapshotMemo, relations?: number): Located | undefined => {
   const lengths = lengthsOf(memo)
-  if (lengths === undefined || lengths.length !== 1 + memo.entities + relations) return undefined
+  if (lengths === undefined || lengths.length < 1 + memo.entities) return undefined
+  const relationCount = lengths.length - 1 - memo.entities
+  if (relations !== undefined && relationCount !== relations) return undefined
   let at = lengths[0]!
   let next = 1
-  const take = (count: number): Array<string> | undefined => {
-    const pieces: Array<string> = []
-    for (let index = 0; index < count; index++) {
-      if (index > 0 && text.charCodeAt(at++) !== 44) return undefined
+  const place = (starts: Float64Array): boolean => {
+    for (let index = 0; index < starts.length; index++) {
+      if (index > 0 && text.charCodeAt(at++) !== 44) return false
       const end = at + lengths[next++]!
-      if (text.charCodeAt(at) !== 123 || text.charCodeAt(end - 1) !== 125) return undefined
-      pieces.push(text.slice(at, end))
+      if (text.charCodeAt(at) !== 123 || text.charCodeAt(end - 1) !== 125) return false
+      starts[index] = at
       at = end
     }
-    return pieces
+    return true
   }
-  if (!text.startsWith(`"entities":[`, at - `"entities":[`.length)) return undefined
-  const entityPieces = take(memo.entities)
-  if (entityPieces === undefined || !text.startsWith(ENTITIES_TO_RELATIONS, at)) return undefined
+  if (!text.startsWith(ENTITIES_OPEN, at - ENTITIES_OPEN.length)) return undefined
+  const entityStart = new Float64Array(memo.entities)
+  if (!place(entityStart) || !text.startsWith(ENTITIES_TO_RELATIONS, at)) return undefined
   at += ENTITIES_TO_RELATIONS.length
-  const relationPieces = take(relations)
-  return relationPieces !== undefined && text.startsWith(`],"coverage":`, at) ? { entities: entityPieces, relations: relationPieces } : undefined
+  const relationStart = new Float64Array(relationCount)
+  return place(relationStart) && text.startsWith(COVERAGE_OPEN, at) ? { lengths, entityStart, relationStart, tail: at } : undefined
+}
+
+/** Each JSON piece the memo places in `text`: entities, then relations (see `locate`). */
+const cut = (text: string, memo: SnapshotMemo, relations: number): { entities: Array<string>; relations: Array<string> } | undefined => {
+  const located = locate(text, memo, relations)
+  if (located === undefined) return undefined
+  const { lengths, entityStart, relationStart } = located
+  const entities = memo.entities
+  return {
+    entities: Array.from(entityStart, (start, i) => text.slice(start, start + lengths[1 + i]!)),
+    relations: Array.from(relationStart, (start, i) => text.slice(start, start + lengths[1 + entities + i]!))
+  }
+}
+
+/** A snapshot file kept in its pieces, for a patch (see Patch.ts): the text and where its pieces lie. */
+export interface StoredFile {
+  readonly stored: StoredSnapshot
+  readonly text: string
+  readonly located: Located
+  readonly digests: Uint8Array
+}
+
+const looksLikeHeader = (value: unknown): value is SnapshotHeader =>
+  isRecord(value) && typeof value["schemaVersion"] === "number" && typeof value["pipelineVersion"] === "string" &&
+  isRecord(value["analyzerVersions"]) && typeof value["configurationHash"] === "string" &&
+  (value["sourceRevision"] === null || typeof value["sourceRevision"] === "string") && Array.isArray(value["compilerOptions"]) &&
+  Object.keys(value).join(",") === "schemaVersion,pipelineVersion,analyzerVersions,configurationHash,sourceRevision,compilerOptions"
+
+/**
+ * The snapshot in `file` as its pieces, without parsing it: only its header and coverage are
+ * read as JSON. Given only with the memo of this very file (as `read` checks it), or none.
+ */
+export const readStored = (fs: FileSystem.FileSystem, file: string, memo: SnapshotMemo): Effect.Effect<Option.Option<StoredFile>> =>
+  Effect.gen(function*() {
+    const before = stampOf(file)
+    const text = yield* fs.readFileString(file)
+    if (before !== memo.stamp || stampOf(file) !== memo.stamp) return Option.none()
+    const located = locate(text, memo)
+    const digests = new Uint8Array(Buffer.from(memo.digests, "base64"))
+    if (located === undefined || digests.length !== 32 * memo.entities) return Option.none()
+    const header = JSON.parse(`${text.slice(0, located.lengths[0]! - ENTITIES_OPEN.length - 1)}}`) as unknown
+    const tail = JSON.parse(`{${text.slice(located.tail + 2)}`) as unknown
+    if (!looksLikeHeader(header) || !isRecord(tail) || tail["contentHash"] !== memo.snapshotHash || !every(tail["coverage"], (entry) => typeof entry["scope"] === "string")) {
+      return Option.none()
+    }
+    const { lengths, entityStart, relationStart } = located
+    const entities = memo.entities
+    const stored: StoredSnapshot = {
+      header,
+      coverage: tail["coverage"] as ReadonlyArray<Coverage>,
+      contentHash: memo.snapshotHash,
+      entities,
+      relations: relationStart.length,
+      entityJson: (index) => text.slice(entityStart[index]!, entityStart[index]! + lengths[1 + index]!),
+      relationJson: (index) => text.slice(relationStart[index]!, relationStart[index]! + lengths[1 + entities + index]!),
+      digest: (index) => digests.subarray(32 * index, 32 * index + 32),
+      keys: { moduleKey: memo.moduleKey, resolutionKey: memo.resolutionKey }
+    }
+    return Option.some({ stored, text, located, digests })
+  }).pipe(Effect.catchCause(() => Effect.succeed(Option.none<StoredFile>())))
+
+/** Pieces in a row: a stretch of the stored text holding consecutive pieces, or a new piece's JSON. */
+type Stretch = { readonly from: number; readonly to: number } | string
+
+/**
+ * The patched snapshot written aside, with its memo: the stored file's text where nothing moved
+ * (long stretches of it, not piece by piece), the patched units' JSON where they did.
+ */
+export const stagePatched = (fs: FileSystem.FileSystem, file: string, stored: StoredFile, patched: Patched): Effect.Effect<Staged & { readonly memo: SnapshotMemo | undefined }, PlatformError> => {
+  const { text, located } = stored
+  const { lengths, entityStart, relationStart } = located
+  const entities = stored.stored.entities
+  const relationCount = relationStart.length
+  const entityEnd = (index: number) => entityStart[index]! + lengths[1 + index]!
+  const relationEnd = (index: number) => relationStart[index]! + lengths[1 + entities + index]!
+  const newLengths: Array<number> = []
+  const parts: Array<string> = []
+  // Pieces `[start, end)` of one list, with the patched units' pieces in place of the ones they replace.
+  const list = (count: number, start: (index: number) => number, end: (index: number) => number, lengthAt: (index: number) => number, replacements: ReadonlyArray<{ readonly from: number; readonly to: number; readonly json: ReadonlyArray<string> }>) => {
+    const stretches: Array<Stretch> = []
+    let at = 0
+    for (const replacement of replacements) {
+      if (replacement.from > at) stretches.push({ from: at, to: replacement.from })
+      stretches.push(...replacement.json)
+      at = replacement.to
+    }
+    if (at < count) stretches.push({ from: at, to: count })
+    stretches.forEach((stretch, i) => {
+      if (i > 0) parts.push(",")
+      if (typeof stretch === "string") {
+        parts.push(stretch)
+        newLengths.push(stretch.length)
+      } else {
+        parts.push(text.slice(start(stretch.from), end(stretch.to - 1)))
+        for (let index = stretch.from; index < stretch.to; index++) newLengths.push(lengthAt(index))
+      }
+    })
+  }
+  const head = `${JSON.stringify(patched.header).slice(0, -1)},${ENTITIES_OPEN}`
+  parts.push(head)
+  newLengths.push(head.length)
+  list(entities, (i) => entityStart[i]!, entityEnd, (i) => lengths[1 + i]!, patched.units.map((unit) => ({ from: unit.index, to: unit.index + 1, json: [unit.entityJson] })))
+  parts.push(ENTITIES_TO_RELATIONS)
+  list(relationCount, (i) => relationStart[i]!, relationEnd, (i) => lengths[1 + entities + i]!, patched.units.map((unit) => ({ from: unit.replaces[0], to: unit.replaces[1], json: unit.relationJson })))
+  parts.push(`${COVERAGE_OPEN}${JSON.stringify(patched.coverage)},"contentHash":${JSON.stringify(patched.contentHash)}}`, "\n")
+  const digests = new Uint8Array(stored.digests)
+  for (const unit of patched.units) digests.set(unit.digest, 32 * unit.index)
+  return Effect.map(stageWhole(fs, file, parts), (staged) => ({
+    ...staged,
+    memo: staged.stamp === undefined ? undefined : memoOf(staged.stamp, patched.contentHash, digests, newLengths, entities, patched.keys)
+  }))
+}
+
+/** The memo of a file staged with `stamp`. */
+const memoOf = (stamp: string, snapshotHash: string, digests: Uint8Array, lengths: ReadonlyArray<number>, entities: number, keys: Keys): SnapshotMemo => {
+  const packed = new DataView(new ArrayBuffer(4 * lengths.length))
+  lengths.forEach((length, i) => packed.setUint32(4 * i, length, true))
+  return {
+    format: MEMO_FORMAT,
+    snapshotHash,
+    stamp,
+    digests: Buffer.from(digests.buffer, digests.byteOffset, digests.byteLength).toString("base64"),
+    lengths: Buffer.from(packed.buffer).toString("base64"),
+    entities,
+    moduleKey: keys.moduleKey,
+    resolutionKey: keys.resolutionKey
+  }
 }
 
 /**
@@ -158,22 +311,8 @@ export const stage = (
   const parts = pieces === undefined ? serializeParts(snapshot) : joinUnits(pieces)
   return Effect.map(stageWhole(fs, file, [...parts, "\n"]), (staged) => {
     if (pieces === undefined || digests === undefined || keys === undefined || staged.stamp === undefined) return { ...staged, memo: undefined }
-    const lengths = new DataView(new ArrayBuffer(4 * (1 + pieces.entities.length + pieces.relations.length)))
-    let next = 0
-    for (const length of [pieces.head.length, ...pieces.entities.map((json) => json.length), ...pieces.relations.map((json) => json.length)]) {
-      lengths.setUint32(4 * next++, length, true)
-    }
-    const memo: SnapshotMemo = {
-      format: MEMO_FORMAT,
-      snapshotHash: snapshot.contentHash,
-      stamp: staged.stamp,
-      digests: Buffer.from(digests.buffer, digests.byteOffset, digests.byteLength).toString("base64"),
-      lengths: Buffer.from(lengths.buffer).toString("base64"),
-      entities: pieces.entities.length,
-      moduleKey: keys.moduleKey,
-      resolutionKey: keys.resolutionKey
-    }
-    return { ...staged, memo }
+    const lengths = [pieces.head.length, ...pieces.entities.map((json) => json.length), ...pieces.relations.map((json) => json.length)]
+    return { ...staged, memo: memoOf(staged.stamp, snapshot.contentHash, digests, lengths, pieces.entities.length, keys) }
   })
 }
 
@@ -190,7 +329,10 @@ const alive = (pid: number): boolean => {
 /** Bytes encoded and written at a time: one buffer of a few MB, however large the file. */
 const WRITE_BUFFER_BYTES = 4 << 20
 
-const utf8 = new TextEncoder()
+/** The longest stretch of text encoded at once: it fits the buffer whatever its characters. */
+const WINDOW_CHARS = Math.floor(WRITE_BUFFER_BYTES / 3)
+
+const isHighSurrogate = (unit: number): boolean => unit >= 0xd800 && unit <= 0xdbff
 
 /** A file written under a temporary name: `commit` renames it into place, `discard` removes it. */
 export interface Staged {
@@ -248,17 +390,23 @@ export const stageWhole = (fs: FileSystem.FileSystem, file: string, text: string
       const handle = yield* fs.open(temporary, { flag: "w" })
       const parts = typeof text === "string" ? [text] : text
       // Each part straight into the buffer: joining parts into batches and encoding each batch anew
-      // took about a third of staging a 33 MB snapshot.
+      // took about a third of staging a 33 MB snapshot. A long part goes in windows.
       const buffer = Buffer.allocUnsafe(WRITE_BUFFER_BYTES)
       let used = 0
       for (const part of parts) {
-        // A UTF-16 code unit takes at most 3 bytes of UTF-8.
-        if (used + 3 * part.length > buffer.length && used > 0) {
-          yield* handle.writeAll(buffer.subarray(0, used))
-          used = 0
+        for (let from = 0; from < part.length;) {
+          let to = Math.min(part.length, from + WINDOW_CHARS)
+          // Never between the two halves of a surrogate pair.
+          if (to < part.length && isHighSurrogate(part.charCodeAt(to - 1))) to--
+          const window = from === 0 && to === part.length ? part : part.slice(from, to)
+          // A UTF-16 code unit takes at most 3 bytes of UTF-8.
+          if (used + 3 * window.length > buffer.length) {
+            yield* handle.writeAll(buffer.subarray(0, used))
+            used = 0
+          }
+          used += buffer.write(window, used, "utf8")
+          from = to
         }
-        if (3 * part.length > buffer.length) yield* handle.writeAll(utf8.encode(part))
-        else used += buffer.write(part, used, "utf8")
       }
       if (used > 0) yield* handle.writeAll(buffer.subarray(0, used))
     })).pipe(Effect.onError(() => discard))

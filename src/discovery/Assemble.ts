@@ -41,7 +41,8 @@ export interface AssemblyInput {
   readonly coverage: ReadonlyArray<Coverage>
 }
 
-const INTERNAL = /^(module|document|package|area):/
+/** Ids of entities a scan produces from the tree; a relation to one the scan did not produce is dropped. */
+export const INTERNAL = /^(module|document|package|area):/
 const encoder = new TextEncoder()
 
 const headerFields = (header: Header) => {
@@ -88,6 +89,17 @@ const isSorted = (relations: ReadonlyArray<Relation>): boolean => {
   return true
 }
 
+/** A relation group as a snapshot holds it: each relation canonical, sorted, equal keys merged. */
+export const canonicalGroup = (relations: ReadonlyArray<Relation>): ReadonlyArray<Relation> => {
+  const items = relations.map(Canonical.relation)
+  return isSorted(items) ? items : sortRelations(items)
+}
+
+/** A coverage list as a snapshot holds it: each entry canonical, sorted, duplicates dropped. */
+export const canonicalCoverage = (coverage: ReadonlyArray<Coverage>): Array<Coverage> =>
+  coverage.map(Canonical.coverage).sort(Canonical.compareCoverage)
+    .filter((entry, index, all) => index === 0 || Canonical.compareCoverage(all[index - 1]!, entry) !== 0)
+
 /**
  * The text a unit's digest is taken over: its entity's JSON, then a line per relation leaving it,
  * each the relation's JSON, in snapshot order. Everything here is in the snapshot file, so anyone
@@ -116,16 +128,23 @@ const unitJson = (cache: ScanCache, entity: Entity, group: ReadonlyArray<Relatio
   return fresh
 }
 
+/** A snapshot's fields before `entities`. */
+export type SnapshotHeader = Omit<Snapshot, "entities" | "relations" | "coverage" | "contentHash">
+
 /** The header text: the snapshot's fields before `entities`, plus the three list lengths. */
 export const headerText = (snapshot: Omit<Snapshot, "contentHash">): string =>
+  headerTextOf(snapshot, [snapshot.entities.length, snapshot.relations.length, snapshot.coverage.length])
+
+/** `headerText` from the header and the lengths of entities, relations and coverage. */
+export const headerTextOf = (header: SnapshotHeader, counts: readonly [number, number, number]): string =>
   JSON.stringify({
-    schemaVersion: snapshot.schemaVersion,
-    pipelineVersion: snapshot.pipelineVersion,
-    analyzerVersions: snapshot.analyzerVersions,
-    configurationHash: snapshot.configurationHash,
-    sourceRevision: snapshot.sourceRevision,
-    compilerOptions: snapshot.compilerOptions,
-    counts: [snapshot.entities.length, snapshot.relations.length, snapshot.coverage.length]
+    schemaVersion: header.schemaVersion,
+    pipelineVersion: header.pipelineVersion,
+    analyzerVersions: header.analyzerVersions,
+    configurationHash: header.configurationHash,
+    sourceRevision: header.sourceRevision,
+    compilerOptions: header.compilerOptions,
+    counts
   })
 
 interface Canonicalised {
@@ -197,9 +216,7 @@ export const body = (input: AssemblyInput, cache: ScanCache): Canonicalised => {
     for (const item of items) relations.push(item)
     for (const item of unit.coverage) coverage.push(item)
   }
-  const coverageSorted = coverage.map(Canonical.coverage).sort(Canonical.compareCoverage)
-    .filter((entry, index, all) => index === 0 || Canonical.compareCoverage(all[index - 1]!, entry) !== 0)
-  return { fields: { ...headerFields(input.header), entities, relations, coverage: coverageSorted }, groups }
+  return { fields: { ...headerFields(input.header), entities, relations, coverage: canonicalCoverage(coverage) }, groups }
 }
 
 /**

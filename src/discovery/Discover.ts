@@ -74,7 +74,7 @@ const unanalysedNote = (counts: ReadonlyMap<string, number>): Coverage => {
   }
 }
 
-interface RunCounts {
+export interface RunCounts {
   readonly analysed: number
   readonly parsed: number
   readonly reusedModules: number
@@ -82,7 +82,7 @@ interface RunCounts {
 }
 
 /** The one coverage entry that describes the run rather than the repository. */
-const runNote = (offer: Reuse.Offer, counts: RunCounts, moduleUnchanged: boolean, resolutionUnchanged: boolean): Coverage => {
+export const runNote = (offer: Reuse.Offer, counts: RunCounts, moduleUnchanged: boolean, resolutionUnchanged: boolean): Coverage => {
   const entry = (status: Coverage["status"], reason: string): Coverage => ({
     analyzer: "repository",
     scope: "reused-entities",
@@ -106,7 +106,7 @@ const runNote = (offer: Reuse.Offer, counts: RunCounts, moduleUnchanged: boolean
 }
 
 /** Splits the listing by analyzer, reporting files no analyzer takes and files over the size limit. */
-const partition = (files: ReadonlyArray<ListedFile>, config: DiscoveryConfig.DiscoveryConfig) => {
+export const partition = (files: ReadonlyArray<ListedFile>, config: DiscoveryConfig.DiscoveryConfig) => {
   const modules: Array<ListedFile> = []
   const documents: Array<ListedFile> = []
   const configFiles: Array<{ file: ListedFile; analyzer: Analyzer }> = []

@@ -32,7 +32,10 @@ const versionsText = (versions: Readonly<Record<string, string>>): string =>
   Object.keys(versions).sort().map((id) => `${id}@${versions[id]}`).join(",")
 
 /** Why a previous snapshot cannot be trusted by this scan, or undefined when it can. */
-export const refusal = (previous: Snapshot, expected: Expectations): string | undefined => {
+export const refusal = (
+  previous: Pick<Snapshot, "schemaVersion" | "pipelineVersion" | "analyzerVersions" | "configurationHash">,
+  expected: Expectations
+): string | undefined => {
   if (previous.schemaVersion !== SCHEMA_VERSION) return `schemaVersion ${previous.schemaVersion} is not ${SCHEMA_VERSION}`
   if (previous.pipelineVersion === "") return "it declares no pipelineVersion"
   if (Object.keys(previous.analyzerVersions).length === 0) return "it declares no analyzerVersions"

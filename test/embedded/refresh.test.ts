@@ -316,3 +316,81 @@ describe("refresh from a long-lived process", () => {
     }
   }, 60_000)
 })
+
+describe("a one-shot refresh that patches the last snapshot", () => {
+  /** The scan cache's entries (stamps aside: they differ between two trees) and its memo, stamp aside. */
+  const scanCache = (root: string) => {
+    const { entries, snapshot, ...rest } = JSON.parse(readFileSync(join(root, ".cairn", "scan-cache.json"), "utf8")) as {
+      entries: Array<[string, string, string]>
+      snapshot: Record<string, unknown>
+    }
+    const { stamp: _stamp, ...memo } = snapshot
+    return { ...rest, entries: entries.map(([path, , hash]) => [path, hash]), memo }
+  }
+  /** The scan cache without its memo: the next refresh of this tree can only scan. */
+  const forgetMemo = (root: string) => {
+    const file = join(root, ".cairn", "scan-cache.json")
+    const { snapshot: _snapshot, ...rest } = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>
+    writeFileSync(file, JSON.stringify(rest))
+  }
+  const modules = (root: string) => {
+    write(root, "src/a.ts", "import { b } from \"./b.ts\"\nimport { Effect } from \"effect\"\nexport const a = () => Effect.succeed(b + 1)\n")
+    write(root, "src/b.ts", "export const b = 2\n")
+    write(root, "src/c.ts", "export function c() {\n  return 3\n}\n")
+    write(root, "docs/guide.md", "# Guide\n\nThe answer is `a`, built on [b](../src/b.ts).\n")
+    write(root, "package.json", "{\"name\": \"fixture\", \"version\": \"1.0.0\"}\n")
+  }
+
+  it("writes the snapshot, scan cache and index a full scan would, and scans whenever a patch cannot say", async () => {
+    // Two copies of one tree take the same edits: one may patch, the other always scans.
+    const patched = repository()
+    const scanned = repository()
+    try {
+      for (const root of [patched, scanned]) modules(root)
+      await index(patched)
+      await index(scanned)
+      const edits: ReadonlyArray<{ readonly name: string; readonly patches: boolean; readonly edit: (root: string) => void }> = [
+        { name: "a body and its imports", patches: true, edit: (root) => write(root, "src/a.ts", "import { b } from \"./b.ts\"\nimport { c } from \"./c.ts\"\nimport { Effect } from \"effect\"\nexport const a = () => Effect.succeed(b + c())\n") },
+        { name: "two modules at once", patches: true, edit: (root) => {
+          write(root, "src/b.ts", "// the base value\nexport const b = 2\n")
+          write(root, "src/c.ts", "export function c() {\n  return 3 // always\n}\n")
+        } },
+        { name: "a file rewritten as it was", patches: true, edit: (root) => {
+          const file = join(root, "src/c.ts")
+          writeFileSync(file, readFileSync(file))
+          utimesSync(file, new Date(Date.now() + 5_000), new Date(Date.now() + 5_000))
+        } },
+        { name: "an import of a module the tree lacks", patches: true, edit: (root) => write(root, "src/b.ts", "import { gone } from \"./gone.ts\"\nexport const b = 2\n") },
+        { name: "a module edit beside a new file no analyzer reads", patches: true, edit: (root) => {
+          write(root, "assets/logo.png", "not really a png")
+          write(root, "src/c.ts", "export function c() {\n  return 4\n}\n")
+        } },
+        { name: "another declared name", patches: false, edit: (root) => write(root, "src/b.ts", "export const b = 2\nexport const b2 = 3\n") },
+        { name: "an external package dropped", patches: false, edit: (root) => write(root, "src/a.ts", "import { b } from \"./b.ts\"\nexport const a = () => b\n") },
+        { name: "a document", patches: false, edit: (root) => write(root, "docs/guide.md", "# Guide\n\nThe answer is `a`.\n") },
+        { name: "a new module", patches: false, edit: (root) => write(root, "src/d.ts", "export const d = 4\n") }
+      ]
+      for (const { edit, name, patches } of edits) {
+        edit(patched)
+        edit(scanned)
+        forgetMemo(scanned)
+        const [fromPatch, fromScan] = [await index(patched), await index(scanned)]
+        assert.strictEqual(fromPatch.snapshotPatched, patches, name)
+        assert.isFalse(fromScan.snapshotPatched, name)
+        assert.deepStrictEqual(
+          { ...fromPatch, snapshotPatched: false },
+          fromScan,
+          name
+        )
+        assert.strictEqual(readFileSync(join(patched, ".cairn", "snapshot.json"), "utf8"), readFileSync(join(scanned, ".cairn", "snapshot.json"), "utf8"), name)
+        assert.deepStrictEqual(scanCache(patched), scanCache(scanned), name)
+        assert.deepStrictEqual(tables(patched), tables(scanned), name)
+        const hashes = snapshotHashes(patched)
+        assert.deepStrictEqual(hashes, { recomputed: hashes.file, file: hashes.indexed, indexed: hashes.indexed }, name)
+        assert.isTrue((await index(patched)).upToDate, name)
+      }
+    } finally {
+      for (const root of [patched, scanned]) rmSync(root, { recursive: true, force: true })
+    }
+  }, 120_000)
+})

@@ -1,0 +1,262 @@
+/**
+ * A refresh that patches the previous snapshot instead of assembling a new one. When the tree
+ * still holds exactly the files the scan that made it read, and the only ones that moved are
+ * modules that still declare the names they did, a full scan would take every other unit as it
+ * stands (both universes are unchanged), so the new snapshot is the old one with those modules'
+ * units, the run's coverage and the header replaced. The old snapshot stays in its serialised
+ * pieces (`StoredSnapshot`); only the units a patch touches, and the handful it looks up on the
+ * way, are parsed. That is what lets a one-shot process refresh a 10,000-module repository without
+ * loading its whole snapshot.
+ *
+ * Anything else (a file added or gone, a document or configuration file changed, a changed export,
+ * an external package imported or dropped) answers undefined and the caller runs the full scan.
+ * A patch must equal that scan byte for byte; test/embedded/refresh.test.ts holds it to that.
+ */
+import { Effect, Option } from "effect"
+import * as Digest from "effect/crypto/Digest"
+import type { DiscoveryError } from "../domain/DiscoveryError.ts"
+import type { Coverage, Entity, ModuleEntity, PackageEntity, Relation } from "../domain/Snapshot.ts"
+import { SourceTree } from "../ports/SourceTree.ts"
+import { canonicalCoverage, canonicalGroup, headerTextOf, INTERNAL, type SnapshotHeader } from "./Assemble.ts"
+import * as Canonical from "./Canonical.ts"
+import { partition, PIPELINE_VERSION, runNote } from "./Discover.ts"
+import * as DiscoveryConfig from "./DiscoveryConfig.ts"
+import type { Keys } from "./Fingerprints.ts"
+import { declaredNames, moduleUniverseKey, workspacePackage } from "./Fingerprints.ts"
+import { sha256Text } from "./Hashing.ts"
+import { makeResolver } from "./ModuleResolution.ts"
+import { scanModule } from "./ModuleScan.ts"
+import * as Registry from "./Registry.ts"
+import * as Reuse from "./Reuse.ts"
+import type { ScanCache } from "./ScanCache.ts"
+import type { ListedFile, Listing } from "./Walk.ts"
+
+/** A snapshot kept as the pieces of its canonical JSON (see Assemble's `serializedUnits`). */
+export interface StoredSnapshot {
+  readonly header: SnapshotHeader
+  readonly coverage: ReadonlyArray<Coverage>
+  readonly contentHash: string
+  readonly entities: number
+  readonly relations: number
+  /** The JSON of the entity at `index`, in id order. */
+  readonly entityJson: (index: number) => string
+  /** The JSON of the relation at `index`, in snapshot order (grouped by `from`, in entity order). */
+  readonly relationJson: (index: number) => string
+  /** The unit digest of the entity at `index`. */
+  readonly digest: (index: number) => Uint8Array
+  /** The fingerprints of the scan that produced it. */
+  readonly keys: Keys
+}
+
+/** One module's unit in the patched snapshot, where the entity at `index` and its relation group were. */
+export interface PatchedUnit {
+  readonly index: number
+  /** The relations it replaces: `[start, end)` in the stored snapshot's relations. */
+  readonly replaces: readonly [number, number]
+  readonly entity: ModuleEntity
+  readonly group: ReadonlyArray<Relation>
+  readonly entityJson: string
+  readonly relationJson: ReadonlyArray<string>
+  readonly digest: Uint8Array
+}
+
+export interface Patched {
+  readonly header: SnapshotHeader
+  /** By index. */
+  readonly units: ReadonlyArray<PatchedUnit>
+  readonly relations: number
+  readonly coverage: ReadonlyArray<Coverage>
+  readonly contentHash: string
+  readonly keys: Keys
+}
+
+/**
+ * Most files a patch takes. Each costs a parse and a few look-ups; past a few dozen the full scan,
+ * which reuses everything else wholesale, is as quick and simpler to trust.
+ */
+export const MAX_PATCHED_FILES = 32
+
+/** First index in `[0, count)` where `past` holds, `past` being false then true along the range. */
+const firstWhere = (count: number, past: (index: number) => boolean): number => {
+  let low = 0
+  let high = count
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if (past(middle)) high = middle
+    else low = middle + 1
+  }
+  return low
+}
+
+const externalTargets = (group: ReadonlyArray<Relation>): string =>
+  [...new Set(group.filter((relation) => relation.to.startsWith("external:")).map((relation) => relation.to))].sort().join("\n")
+
+/** The stored snapshot as look-ups that parse only what they touch. */
+const lookups = (stored: StoredSnapshot) => {
+  const parsed = new Map<number, Entity>()
+  const entityAt = (index: number): Entity => {
+    let entity = parsed.get(index)
+    if (entity === undefined) {
+      entity = JSON.parse(stored.entityJson(index)) as Entity
+      parsed.set(index, entity)
+    }
+    return entity
+  }
+  const fromAt = (index: number): string => (JSON.parse(stored.relationJson(index)) as Relation).from
+  // Ids sort as the default sort orders strings, by UTF-16 code units, which `<` compares alike.
+  const indexOf = (id: string): number | undefined => {
+    const index = firstWhere(stored.entities, (i) => entityAt(i).id >= id)
+    return index < stored.entities && entityAt(index).id === id ? index : undefined
+  }
+  const groupOf = (id: string): readonly [number, number] => [
+    firstWhere(stored.relations, (i) => fromAt(i) >= id),
+    firstWhere(stored.relations, (i) => fromAt(i) > id)
+  ]
+  const relationsFrom = (id: string): Array<Relation> => {
+    const [start, end] = groupOf(id)
+    return Array.from({ length: end - start }, (_, i) => JSON.parse(stored.relationJson(start + i)) as Relation)
+  }
+  /** Entities whose ids start with `prefix`, which sort together. */
+  const withPrefix = (prefix: string): Array<Entity> => {
+    const start = firstWhere(stored.entities, (i) => entityAt(i).id >= prefix)
+    const found: Array<Entity> = []
+    for (let index = start; index < stored.entities && entityAt(index).id.startsWith(prefix); index++) found.push(entityAt(index))
+    return found
+  }
+  return { entityAt, indexOf, groupOf, relationsFrom, withPrefix }
+}
+
+export interface PatchInput {
+  readonly stored: StoredSnapshot
+  /** The tree as listed now, under the same configuration. */
+  readonly listing: Listing
+  readonly config?: Partial<DiscoveryConfig.DiscoveryConfig> | undefined
+  /**
+   * Seeded with exactly the files, stamps and hashes of the scan that produced `stored` (the scan
+   * cache the index keeps beside it); the patch brings the moved files' entries up to date.
+   */
+  readonly cache: ScanCache
+}
+
+/** The snapshot a full scan of the tree would produce, as `stored` patched; undefined when a patch cannot say. */
+export const patch = (input: PatchInput): Effect.Effect<Patched | undefined, DiscoveryError, SourceTree | Digest.Digest> =>
+  Effect.gen(function*() {
+    const { stored, listing, cache } = input
+    const config = yield* DiscoveryConfig.make(input.config)
+    const configurationHash = yield* sha256Text(DiscoveryConfig.hashedFields(config))
+    const expected = { pipelineVersion: PIPELINE_VERSION, analyzerVersions: Registry.standard.versions, configurationHash }
+    if (Reuse.refusal(stored.header, expected) !== undefined || stored.entities === 0) return undefined
+    const { modules, documents, configFiles, coverage: partitionCoverage, moduleAnalyzer } = partition(listing.files, config)
+    if (moduleAnalyzer === undefined) return undefined
+
+    // Exactly the files the stored scan read, and only modules moved.
+    const remembered = new Map(cache.hashEntries().map(([path, stamp]) => [path, stamp] as const))
+    const analysable = [...modules, ...documents, ...configFiles.map((entry) => entry.file)]
+    if (remembered.size !== analysable.length) return undefined
+    const modulePaths = new Set(modules.map((file) => file.path))
+    const moved: Array<ListedFile> = []
+    for (const file of analysable) {
+      const stamp = remembered.get(file.path)
+      if (stamp === undefined) return undefined
+      if (file.stamp !== "" && file.stamp === stamp) continue
+      if (!modulePaths.has(file.path)) return undefined
+      moved.push(file)
+    }
+    if (moved.length === 0 || moved.length > MAX_PATCHED_FILES) return undefined
+
+    // The module universe, from the listing and the stored packages and compiler options.
+    const look = lookups(stored)
+    const universe = {
+      modules: modulePaths,
+      packages: look.withPrefix("package:").filter((entity): entity is PackageEntity => entity.kind === "package").map(workspacePackage),
+      compilerOptions: stored.header.compilerOptions
+    }
+    if (moduleUniverseKey(universe) !== stored.keys.moduleKey) return undefined
+    let coverageByScope: Map<string, Array<Coverage>> | undefined
+    const previous: Reuse.PreviousIndex = {
+      entity: (id) => {
+        const index = look.indexOf(id)
+        return index === undefined ? undefined : look.entityAt(index)
+      },
+      relationsFrom: look.relationsFrom,
+      coverageOf: (path, analyzer) => {
+        coverageByScope ??= Map.groupBy(stored.coverage, (entry) => entry.scope)
+        return coverageByScope.get(path)?.filter((entry) => entry.analyzer === analyzer) ?? []
+      },
+      moduleKey: stored.keys.moduleKey,
+      resolutionKey: stored.keys.resolutionKey
+    }
+    const context = { analyzer: moduleAnalyzer, resolve: makeResolver(universe), previous, universeUnchanged: true, cache }
+
+    const digest = yield* Digest.Digest
+    const encoder = new TextEncoder()
+    const units: Array<PatchedUnit> = []
+    const unitCoverage: Array<Coverage> = []
+    let parsed = 0
+    let notReused = 0
+    for (const file of [...moved].sort((a, b) => Canonical.compareStrings(a.path, b.path))) {
+      const outcome = yield* scanModule(file, context)
+      if (outcome.parsed) parsed++
+      if (!outcome.reused) notReused++
+      const index = look.indexOf(`module:${file.path}`)
+      const prior = index === undefined ? undefined : look.entityAt(index)
+      const entity = outcome.unit.entity
+      // Another declared name would move the resolution universe: every document is resolved again.
+      if (index === undefined || prior?.kind !== "module" || entity.kind !== "module") return undefined
+      if (declaredNames(prior).join(",") !== declaredNames(entity).join(",")) return undefined
+      // As assembly keeps them: a relation to an internal entity the tree does not hold is dropped.
+      const group = canonicalGroup(outcome.unit.relations.filter((relation) => !INTERNAL.test(relation.to) || look.indexOf(relation.to) !== undefined))
+      const replaces = look.groupOf(entity.id)
+      // External entities exist for as long as some relation names them; a patch cannot tell.
+      if (externalTargets(group) !== externalTargets(look.relationsFrom(entity.id))) return undefined
+      const canonical = Canonical.entity(entity) as ModuleEntity
+      const entityJson = JSON.stringify(canonical)
+      const relationJson = group.map((relation) => JSON.stringify(relation))
+      units.push({
+        index,
+        replaces,
+        entity: canonical,
+        group,
+        entityJson,
+        relationJson,
+        digest: yield* digest.digest(Digest.sha256, encoder.encode([entityJson, ...relationJson].join("\n")))
+      })
+      unitCoverage.push(...outcome.unit.coverage)
+    }
+    units.sort((a, b) => a.index - b.index)
+
+    // Coverage as the full scan gathers it: the listing's and the partition's afresh, the run's note
+    // anew, the moved modules' own; the rest (configuration, every other file) as it was.
+    const movedPaths = new Set(moved.map((file) => file.path))
+    const kept = stored.coverage.filter((entry) =>
+      entry.analyzer !== "source-tree" && entry.analyzer !== "repository" && entry.status !== "skipped-size" &&
+      !(entry.analyzer === moduleAnalyzer.id && movedPaths.has(entry.scope))
+    )
+    const note = runNote({ _tag: "Accepted", index: previous }, {
+      analysed: analysable.length,
+      parsed: configFiles.length + parsed,
+      reusedModules: modules.length - notReused,
+      reusedDocuments: documents.length
+    }, true, true)
+    const coverage = canonicalCoverage([...listing.coverage, ...partitionCoverage, ...kept, ...unitCoverage, note])
+
+    const tree = yield* SourceTree
+    const header: SnapshotHeader = { ...stored.header, sourceRevision: Option.getOrNull(yield* tree.revision) }
+    const relations = units.reduce((count, unit) => count + unit.group.length - (unit.replaces[1] - unit.replaces[0]), stored.relations)
+    const parts = new Uint8Array((stored.entities + 2) * 32)
+    parts.set(yield* digest.digest(Digest.sha256, encoder.encode(headerTextOf(header, [stored.entities, relations, coverage.length]))), 0)
+    let next = 0
+    for (let index = 0; index < stored.entities; index++) {
+      const unit = units[next]?.index === index ? units[next++] : undefined
+      parts.set(unit?.digest ?? stored.digest(index), 32 * (index + 1))
+    }
+    parts.set(yield* digest.digest(Digest.sha256, encoder.encode(JSON.stringify(coverage))), 32 * (stored.entities + 1))
+    return {
+      header,
+      units,
+      relations,
+      coverage,
+      contentHash: yield* digest.digestHex(Digest.sha256, parts),
+      keys: stored.keys
+    } satisfies Patched
+  })
