@@ -7,6 +7,7 @@
  */
 import { Clock, Effect, FileSystem, Option } from "effect"
 import type { PlatformError } from "effect/PlatformError"
+import { isAscii } from "node:buffer"
 import * as NodeFs from "node:fs"
 import * as NodePath from "node:path"
 import type { Coverage, Snapshot } from "../src/domain/Snapshot.ts"
@@ -153,6 +154,8 @@ const cut = (text: string, memo: SnapshotMemo, relations: number): { entities: A
 export interface StoredFile {
   readonly stored: StoredSnapshot
   readonly text: string
+  /** The file's bytes when it is all ASCII, so that offsets in `text` are offsets in them too. */
+  readonly ascii: Uint8Array | undefined
   readonly located: Located
   readonly digests: Uint8Array
 }
@@ -170,8 +173,13 @@ const looksLikeHeader = (value: unknown): value is SnapshotHeader =>
 export const readStored = (fs: FileSystem.FileSystem, file: string, memo: SnapshotMemo): Effect.Effect<Option.Option<StoredFile>> =>
   Effect.gen(function*() {
     const before = stampOf(file)
-    const text = yield* fs.readFileString(file)
+    const bytes = yield* fs.readFile(file)
     if (before !== memo.stamp || stampOf(file) !== memo.stamp) return Option.none()
+    // An all-ASCII file (the usual case: JSON escapes nothing else) is its own text, byte for
+    // character, so it is copied rather than decoded, and written back from its bytes.
+    const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+    const ascii = isAscii(view) ? view : undefined
+    const text = view.toString(ascii === undefined ? "utf8" : "latin1")
     const located = locate(text, memo)
     const digests = new Uint8Array(Buffer.from(memo.digests, "base64"))
     if (located === undefined || digests.length !== 32 * memo.entities) return Option.none()
@@ -193,25 +201,28 @@ export const readStored = (fs: FileSystem.FileSystem, file: string, memo: Snapsh
       digest: (index) => digests.subarray(32 * index, 32 * index + 32),
       keys: { moduleKey: memo.moduleKey, resolutionKey: memo.resolutionKey }
     }
-    return Option.some({ stored, text, located, digests })
+    return Option.some({ stored, text, ascii, located, digests })
   }).pipe(Effect.catchCause(() => Effect.succeed(Option.none<StoredFile>())))
 
 /** Pieces in a row: a stretch of the stored text holding consecutive pieces, or a new piece's JSON. */
 type Stretch = { readonly from: number; readonly to: number } | string
+
+/** The file's bytes from `start` to `end` when it is ASCII, else its text there. */
+const stretchOf = (stored: StoredFile, start: number, end: number): string | Uint8Array =>
+  stored.ascii === undefined ? stored.text.slice(start, end) : stored.ascii.subarray(start, end)
 
 /**
  * The patched snapshot written aside, with its memo: the stored file's text where nothing moved
  * (long stretches of it, not piece by piece), the patched units' JSON where they did.
  */
 export const stagePatched = (fs: FileSystem.FileSystem, file: string, stored: StoredFile, patched: Patched): Effect.Effect<Staged & { readonly memo: SnapshotMemo | undefined }, PlatformError> => {
-  const { text, located } = stored
-  const { lengths, entityStart, relationStart } = located
+  const { lengths, entityStart, relationStart } = stored.located
   const entities = stored.stored.entities
   const relationCount = relationStart.length
   const entityEnd = (index: number) => entityStart[index]! + lengths[1 + index]!
   const relationEnd = (index: number) => relationStart[index]! + lengths[1 + entities + index]!
   const newLengths: Array<number> = []
-  const parts: Array<string> = []
+  const parts: Array<string | Uint8Array> = []
   // Pieces `[start, end)` of one list, with the patched units' pieces in place of the ones they replace.
   const list = (count: number, start: (index: number) => number, end: (index: number) => number, lengthAt: (index: number) => number, replacements: ReadonlyArray<{ readonly from: number; readonly to: number; readonly json: ReadonlyArray<string> }>) => {
     const stretches: Array<Stretch> = []
@@ -228,7 +239,7 @@ export const stagePatched = (fs: FileSystem.FileSystem, file: string, stored: St
         parts.push(stretch)
         newLengths.push(stretch.length)
       } else {
-        parts.push(text.slice(start(stretch.from), end(stretch.to - 1)))
+        parts.push(stretchOf(stored, start(stretch.from), end(stretch.to - 1)))
         for (let index = stretch.from; index < stretch.to; index++) newLengths.push(lengthAt(index))
       }
     })
@@ -366,10 +377,14 @@ const writerOf = (name: string, prefix: string): number => {
  * to `file`; `commit` renames it over `file`, so readers see the old file or the new one, and two
  * writers at once do not take each other's temporary. Parts are encoded one by one into a buffer of
  * a few MB, so text given in parts is never joined or encoded whole; a part must not end inside a
- * surrogate pair. A
- * temporary an hour old whose writer is gone is removed, so none accumulate.
+ * surrogate pair, and a part given as bytes is written as it is. A temporary an hour old whose
+ * writer is gone is removed, so none accumulate.
  */
-export const stageWhole = (fs: FileSystem.FileSystem, file: string, text: string | ReadonlyArray<string>): Effect.Effect<StagedFile, PlatformError> =>
+export const stageWhole = (
+  fs: FileSystem.FileSystem,
+  file: string,
+  text: string | ReadonlyArray<string | Uint8Array>
+): Effect.Effect<StagedFile, PlatformError> =>
   Effect.gen(function*() {
     const directory = NodePath.dirname(file)
     const prefix = `${NodePath.basename(file)}.`
@@ -394,6 +409,12 @@ export const stageWhole = (fs: FileSystem.FileSystem, file: string, text: string
       const buffer = Buffer.allocUnsafe(WRITE_BUFFER_BYTES)
       let used = 0
       for (const part of parts) {
+        if (typeof part !== "string") {
+          if (used > 0) yield* handle.writeAll(buffer.subarray(0, used))
+          used = 0
+          yield* handle.writeAll(part)
+          continue
+        }
         for (let from = 0; from < part.length;) {
           let to = Math.min(part.length, from + WINDOW_CHARS)
           // Never between the two halves of a surrogate pair.
