@@ -7,7 +7,6 @@
  */
 import { Clock, Effect, FileSystem, Option } from "effect"
 import type { PlatformError } from "effect/PlatformError"
-import { isAscii } from "node:buffer"
 import * as NodeFs from "node:fs"
 import * as NodePath from "node:path"
 import type { Coverage, Snapshot } from "../src/domain/Snapshot.ts"
@@ -47,7 +46,7 @@ const looksLikeSnapshot = (value: unknown): value is Snapshot =>
   every(value["coverage"], (entry) => typeof entry["scope"] === "string")
 
 /** Bumped whenever a unit's digest, its JSON or a snapshot's fingerprints would be derived differently. */
-const MEMO_FORMAT = "cairn/snapshot-memo@1"
+const MEMO_FORMAT = "cairn/snapshot-memo@2"
 
 /**
  * What the scan that wrote a snapshot file knew of it beyond the file: each unit's digest, where
@@ -63,7 +62,7 @@ export interface SnapshotMemo {
   readonly stamp: string
   /** Base64 of the 32-byte unit digests, in entity order. */
   readonly digests: string
-  /** Base64 of little-endian uint32 UTF-16 lengths: the text before the first entity, each entity's JSON, each relation's. */
+  /** Base64 of little-endian uint32 UTF-8 lengths: the bytes before the first entity, each entity's JSON, each relation's. */
   readonly lengths: string
   readonly entities: number
   readonly moduleKey: string
@@ -95,9 +94,9 @@ const lengthsOf = (memo: SnapshotMemo): Array<number> | undefined => {
   return Array.from({ length: bytes.length / 4 }, (_, i) => view.getUint32(i * 4, true))
 }
 
-/** Where the memo places each JSON piece in a snapshot file's text. */
+/** Where the memo places each JSON piece in a snapshot file's bytes. */
 interface Located {
-  /** The text before the first entity, each entity's JSON, each relation's, in UTF-16 code units. */
+  /** The bytes before the first entity, each entity's JSON, each relation's (UTF-8). */
   readonly lengths: ReadonlyArray<number>
   readonly entityStart: Float64Array
   readonly relationStart: Float64Array
@@ -109,11 +108,11 @@ const ENTITIES_OPEN = `"entities":[`
 const COVERAGE_OPEN = `],"coverage":`
 
 /**
- * Each JSON piece the memo places in `text`, entities then relations (`relations` of them, when
+ * Each JSON piece the memo places in `bytes`, entities then relations (`relations` of them, when
  * known). Undefined unless every piece is an object's braces between commas and the pieces end
  * exactly where the coverage begins.
  */
-const locate = (text: string, memo: SnapshotMemo, relations?: number): Located | undefined => {
+const locate = (bytes: Buffer, memo: SnapshotMemo, relations?: number): Located | undefined => {
   const lengths = lengthsOf(memo)
   if (lengths === undefined || lengths.length < 1 + memo.entities) return undefined
   const relationCount = lengths.length - 1 - memo.entities
@@ -122,40 +121,45 @@ const locate = (text: string, memo: SnapshotMemo, relations?: number): Located |
   let next = 1
   const place = (starts: Float64Array): boolean => {
     for (let index = 0; index < starts.length; index++) {
-      if (index > 0 && text.charCodeAt(at++) !== 44) return false
+      if (index > 0 && bytes[at++] !== 44) return false
       const end = at + lengths[next++]!
-      if (text.charCodeAt(at) !== 123 || text.charCodeAt(end - 1) !== 125) return false
+      if (bytes[at] !== 123 || bytes[end - 1] !== 125) return false
       starts[index] = at
       at = end
     }
     return true
   }
-  if (!text.startsWith(ENTITIES_OPEN, at - ENTITIES_OPEN.length)) return undefined
+  const holds = (text: string, from: number) => from >= 0 && bytes.toString("latin1", from, from + text.length) === text
+  if (!holds(ENTITIES_OPEN, at - ENTITIES_OPEN.length)) return undefined
   const entityStart = new Float64Array(memo.entities)
-  if (!place(entityStart) || !text.startsWith(ENTITIES_TO_RELATIONS, at)) return undefined
+  if (!place(entityStart) || !holds(ENTITIES_TO_RELATIONS, at)) return undefined
   at += ENTITIES_TO_RELATIONS.length
   const relationStart = new Float64Array(relationCount)
-  return place(relationStart) && text.startsWith(COVERAGE_OPEN, at) ? { lengths, entityStart, relationStart, tail: at } : undefined
+  return place(relationStart) && holds(COVERAGE_OPEN, at) ? { lengths, entityStart, relationStart, tail: at } : undefined
 }
 
-/** Each JSON piece the memo places in `text`: entities, then relations (see `locate`). */
-const cut = (text: string, memo: SnapshotMemo, relations: number): { entities: Array<string>; relations: Array<string> } | undefined => {
-  const located = locate(text, memo, relations)
+/**
+ * Each JSON piece the memo places in the file, entities then relations (see `locate`): slices of
+ * `text` when the file is all ASCII (a byte is a character), else each piece decoded on its own.
+ */
+const cut = (bytes: Buffer, text: string, memo: SnapshotMemo, relations: number): { entities: Array<string>; relations: Array<string> } | undefined => {
+  const located = locate(bytes, memo, relations)
   if (located === undefined) return undefined
   const { lengths, entityStart, relationStart } = located
   const entities = memo.entities
+  const piece = text.length === bytes.length
+    ? (start: number, length: number) => text.slice(start, start + length)
+    : (start: number, length: number) => bytes.toString("utf8", start, start + length)
   return {
-    entities: Array.from(entityStart, (start, i) => text.slice(start, start + lengths[1 + i]!)),
-    relations: Array.from(relationStart, (start, i) => text.slice(start, start + lengths[1 + entities + i]!))
+    entities: Array.from(entityStart, (start, i) => piece(start, lengths[1 + i]!)),
+    relations: Array.from(relationStart, (start, i) => piece(start, lengths[1 + entities + i]!))
   }
 }
 
-/** A snapshot file kept in its pieces, for a patch (see Patch.ts): the text and where its pieces lie. */
+/** A snapshot file kept in its pieces, for a patch (see Patch.ts): its bytes and where its pieces lie. */
 export interface StoredFile {
   readonly stored: StoredSnapshot
-  readonly text: string
-  /** The file's bytes when it is all ASCII, so that offsets in `text` are offsets in them too. */
-  readonly ascii: Uint8Array | undefined
+  readonly bytes: Buffer
   readonly located: Located
   readonly digests: Uint8Array
 }
@@ -167,24 +171,21 @@ const looksLikeHeader = (value: unknown): value is SnapshotHeader =>
   Object.keys(value).join(",") === "schemaVersion,pipelineVersion,analyzerVersions,configurationHash,sourceRevision,compilerOptions"
 
 /**
- * The snapshot in `file` as its pieces, without parsing it: only its header and coverage are
- * read as JSON. Given only with the memo of this very file (as `read` checks it), or none.
+ * The snapshot in `file` as its pieces, without decoding it: only its header and coverage are
+ * read as JSON, and a piece when asked for. Given only with the memo of this very file (as `read`
+ * checks it), or none.
  */
 export const readStored = (fs: FileSystem.FileSystem, file: string, memo: SnapshotMemo): Effect.Effect<Option.Option<StoredFile>> =>
   Effect.gen(function*() {
     const before = stampOf(file)
-    const bytes = yield* fs.readFile(file)
+    const read = yield* fs.readFile(file)
     if (before !== memo.stamp || stampOf(file) !== memo.stamp) return Option.none()
-    // An all-ASCII file (the usual case: JSON escapes nothing else) is its own text, byte for
-    // character, so it is copied rather than decoded, and written back from its bytes.
-    const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-    const ascii = isAscii(view) ? view : undefined
-    const text = view.toString(ascii === undefined ? "utf8" : "latin1")
-    const located = locate(text, memo)
+    const bytes = Buffer.from(read.buffer, read.byteOffset, read.byteLength)
+    const located = locate(bytes, memo)
     const digests = new Uint8Array(Buffer.from(memo.digests, "base64"))
     if (located === undefined || digests.length !== 32 * memo.entities) return Option.none()
-    const header = JSON.parse(`${text.slice(0, located.lengths[0]! - ENTITIES_OPEN.length - 1)}}`) as unknown
-    const tail = JSON.parse(`{${text.slice(located.tail + 2)}`) as unknown
+    const header = JSON.parse(`${bytes.toString("utf8", 0, located.lengths[0]! - ENTITIES_OPEN.length - 1)}}`) as unknown
+    const tail = JSON.parse(`{${bytes.toString("utf8", located.tail + 2, bytes.length)}`) as unknown
     if (!looksLikeHeader(header) || !isRecord(tail) || tail["contentHash"] !== memo.snapshotHash || !every(tail["coverage"], (entry) => typeof entry["scope"] === "string")) {
       return Option.none()
     }
@@ -196,24 +197,20 @@ export const readStored = (fs: FileSystem.FileSystem, file: string, memo: Snapsh
       contentHash: memo.snapshotHash,
       entities,
       relations: relationStart.length,
-      entityJson: (index) => text.slice(entityStart[index]!, entityStart[index]! + lengths[1 + index]!),
-      relationJson: (index) => text.slice(relationStart[index]!, relationStart[index]! + lengths[1 + entities + index]!),
+      entityJson: (index) => bytes.toString("utf8", entityStart[index]!, entityStart[index]! + lengths[1 + index]!),
+      relationJson: (index) => bytes.toString("utf8", relationStart[index]!, relationStart[index]! + lengths[1 + entities + index]!),
       digest: (index) => digests.subarray(32 * index, 32 * index + 32),
       keys: { moduleKey: memo.moduleKey, resolutionKey: memo.resolutionKey }
     }
-    return Option.some({ stored, text, ascii, located, digests })
+    return Option.some({ stored, bytes, located, digests })
   }).pipe(Effect.catchCause(() => Effect.succeed(Option.none<StoredFile>())))
 
-/** Pieces in a row: a stretch of the stored text holding consecutive pieces, or a new piece's JSON. */
+/** Pieces in a row: a stretch of the stored file holding consecutive pieces, or a new piece's JSON. */
 type Stretch = { readonly from: number; readonly to: number } | string
 
-/** The file's bytes from `start` to `end` when it is ASCII, else its text there. */
-const stretchOf = (stored: StoredFile, start: number, end: number): string | Uint8Array =>
-  stored.ascii === undefined ? stored.text.slice(start, end) : stored.ascii.subarray(start, end)
-
 /**
- * The patched snapshot written aside, with its memo: the stored file's text where nothing moved
- * (long stretches of it, not piece by piece), the patched units' JSON where they did.
+ * The patched snapshot written aside, with its memo: the stored file's bytes where nothing moved
+ * (long stretches of them, not piece by piece), the patched units' JSON where they did.
  */
 export const stagePatched = (fs: FileSystem.FileSystem, file: string, stored: StoredFile, patched: Patched): Effect.Effect<Staged & { readonly memo: SnapshotMemo | undefined }, PlatformError> => {
   const { lengths, entityStart, relationStart } = stored.located
@@ -237,16 +234,16 @@ export const stagePatched = (fs: FileSystem.FileSystem, file: string, stored: St
       if (i > 0) parts.push(",")
       if (typeof stretch === "string") {
         parts.push(stretch)
-        newLengths.push(stretch.length)
+        newLengths.push(Buffer.byteLength(stretch))
       } else {
-        parts.push(stretchOf(stored, start(stretch.from), end(stretch.to - 1)))
+        parts.push(stored.bytes.subarray(start(stretch.from), end(stretch.to - 1)))
         for (let index = stretch.from; index < stretch.to; index++) newLengths.push(lengthAt(index))
       }
     })
   }
   const head = `${JSON.stringify(patched.header).slice(0, -1)},${ENTITIES_OPEN}`
   parts.push(head)
-  newLengths.push(head.length)
+  newLengths.push(Buffer.byteLength(head))
   list(entities, (i) => entityStart[i]!, entityEnd, (i) => lengths[1 + i]!, patched.units.map((unit) => ({ from: unit.index, to: unit.index + 1, json: [unit.entityJson] })))
   parts.push(ENTITIES_TO_RELATIONS)
   list(relationCount, (i) => relationStart[i]!, relationEnd, (i) => lengths[1 + entities + i]!, patched.units.map((unit) => ({ from: unit.replaces[0], to: unit.replaces[1], json: unit.relationJson })))
@@ -279,8 +276,9 @@ const memoOf = (stamp: string, snapshotHash: string, digests: Uint8Array, length
  * The snapshot in `file`, adopted into `cache`, or none when there is no readable snapshot there.
  * A `memo` of this very file (its stamp unchanged from before the read to after it, and naming
  * the snapshot read) hands the units' digests and the snapshot's fingerprints to the cache; with
- * `json`, the units' JSON as well, as slices of the file's text, which keep all of that text alive
- * as long as any of them is: for a run that ends with its process, not for a long-lived one.
+ * `json`, the units' JSON as well, which (as slices of the file's text when it is all ASCII) may
+ * keep all of that text alive as long as any of them is: for a run that ends with its process, not
+ * for a long-lived one.
  */
 export const read = (
   fs: FileSystem.FileSystem,
@@ -290,7 +288,9 @@ export const read = (
 ): Effect.Effect<Option.Option<Snapshot>> =>
   Effect.gen(function*() {
     const before = memo === undefined ? undefined : stampOf(file)
-    const text = yield* fs.readFileString(file)
+    const read = yield* fs.readFile(file)
+    const bytes = Buffer.from(read.buffer, read.byteOffset, read.byteLength)
+    const text = bytes.toString("utf8", 0, bytes.length)
     const parsed = yield* Effect.try(() => JSON.parse(text) as unknown)
     if (!looksLikeSnapshot(parsed)) return Option.none<Snapshot>()
     adopt(parsed, cache)
@@ -298,7 +298,7 @@ export const read = (
     if (known === undefined || before !== known.stamp || stampOf(file) !== known.stamp || known.snapshotHash !== parsed.contentHash || known.entities !== parsed.entities.length) {
       return Option.some(parsed)
     }
-    const pieces = cut(text, known, parsed.relations.length)
+    const pieces = cut(bytes, text, known, parsed.relations.length)
     if (pieces !== undefined) {
       rememberUnits(parsed, cache, { digests: new Uint8Array(Buffer.from(known.digests, "base64")), ...(memo!.json ? pieces : {}) })
       snapshotKeys(cache).set(parsed, { moduleKey: known.moduleKey, resolutionKey: known.resolutionKey })
@@ -322,7 +322,7 @@ export const stage = (
   const parts = pieces === undefined ? serializeParts(snapshot) : joinUnits(pieces)
   return Effect.map(stageWhole(fs, file, [...parts, "\n"]), (staged) => {
     if (pieces === undefined || digests === undefined || keys === undefined || staged.stamp === undefined) return { ...staged, memo: undefined }
-    const lengths = [pieces.head.length, ...pieces.entities.map((json) => json.length), ...pieces.relations.map((json) => json.length)]
+    const lengths = [pieces.head, ...pieces.entities, ...pieces.relations].map((json) => Buffer.byteLength(json))
     return { ...staged, memo: memoOf(staged.stamp, snapshot.contentHash, digests, lengths, pieces.entities.length, keys) }
   })
 }
