@@ -98,6 +98,7 @@ const repositoryScenario = (name: string, root: string, edit: string) => {
     coldPeakMiB: cold["peakMiB"]!,
     refreshOneShotMs: oneShot["refreshMs"]!,
     refreshIndexed: oneShot["indexed"]!,
+    refreshPatched: oneShot["patched"]!,
     refreshNoChangeMs: oneShot["noChangeMs"]!,
     refreshPeakMiB: oneShot["peakMiB"]!,
     refreshLongLivedMs: session["refreshMs"]!,
@@ -183,7 +184,13 @@ if (flag("--cold") !== undefined) {
   const again = performance.now()
   const unchanged = await indexOnce(root)
   if (!unchanged.upToDate) throw new Error("a refresh right after a refresh found changes")
-  console.log(JSON.stringify({ refreshMs, indexed: report.notesIndexed, noChangeMs: performance.now() - again, peakMiB: peakMiB() }))
+  console.log(JSON.stringify({
+    refreshMs,
+    indexed: report.notesIndexed,
+    patched: report.snapshotPatched ? 1 : 0,
+    noChangeMs: performance.now() - again,
+    peakMiB: peakMiB()
+  }))
 } else if (flag("--session") !== undefined) {
   // A long-lived process (`openCairn`): its first refresh loads the snapshot; later ones are timed.
   const root = flag("--session")!

@@ -158,8 +158,9 @@ export const patch = (input: PatchInput): Effect.Effect<Patched | undefined, Dis
     for (const file of analysable) {
       const stamp = remembered.get(file.path)
       if (stamp === undefined) return undefined
-      if (file.stamp !== "" && file.stamp === stamp) continue
-      if (!modulePaths.has(file.path)) return undefined
+      if (file.stamp === stamp) continue
+      // A file without a stamp is one the scan cache cannot remember: the full scan leaves it out.
+      if (file.stamp === "" || !modulePaths.has(file.path)) return undefined
       moved.push(file)
     }
     if (moved.length === 0 || moved.length > MAX_PATCHED_FILES) return undefined

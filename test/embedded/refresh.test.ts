@@ -11,9 +11,12 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { DatabaseSync } from "node:sqlite"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Effect } from "effect"
+import { Effect, FileSystem, Option } from "effect"
+import { patch, unchangedSince } from "../../pipelines/discover.ts"
 import * as IndexMemory from "../../pipelines/indexMemory.ts"
 import { indexLayer, indexRepository, pendingChanges, saveIndexMemory } from "../../pipelines/indexRepository.ts"
+import * as ScanCacheFile from "../../pipelines/scanCacheFile.ts"
+import * as SnapshotFile from "../../pipelines/snapshotFile.ts"
 
 const write = (root: string, path: string, text: string) => {
   mkdirSync(join(root, path, ".."), { recursive: true })
@@ -400,4 +403,29 @@ describe("a one-shot refresh that patches the last snapshot", () => {
   it("writes the snapshot, scan cache and index a full scan would, and scans whenever a patch cannot say", () => againstScans(false), 120_000)
 
   it("does the same when the snapshot file holds characters outside ASCII", () => againstScans(true), 120_000)
+
+  it("leaves a moved file listed without a stamp to the full scan, which does not remember it", async () => {
+    const root = repository()
+    try {
+      await index(root)
+      write(root, "src/x.ts", "export const x = \"moved\"\n")
+      const patched = await Effect.runPromise(Effect.gen(function*() {
+        const fs = yield* FileSystem.FileSystem
+        const config = { exclude: [".cairn/"] }
+        const remembered = yield* ScanCacheFile.read(fs, join(root, ".cairn", "scan-cache.json"))
+        const { listing } = yield* unchangedSince({ root, config, cache: remembered.cache })
+        const stored = Option.getOrThrow(yield* SnapshotFile.readStored(fs, join(root, ".cairn", "snapshot.json"), remembered.memo!))
+        // Each patch on a fresh copy of the remembered cache, which a patch brings up to date.
+        const cacheOf = () => ScanCacheFile.read(fs, join(root, ".cairn", "scan-cache.json")).pipe(Effect.map((file) => file.cache))
+        const listed = (stampless: boolean) => ({ ...listing, files: listing.files.map((file) => file.path === "src/x.ts" && stampless ? { ...file, stamp: "" } : file) })
+        return {
+          stamped: (yield* patch({ root, stored: stored.stored, config, cache: yield* cacheOf(), listing: listed(false) })) !== undefined,
+          stampless: (yield* patch({ root, stored: stored.stored, config, cache: yield* cacheOf(), listing: listed(true) })) !== undefined
+        }
+      }).pipe(Effect.provide(NodeServices.layer)))
+      assert.deepStrictEqual(patched, { stamped: true, stampless: false })
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
+  }, 60_000)
 })
