@@ -21,8 +21,8 @@ export interface ResolutionContext {
   readonly areas: ReadonlySet<string>
   /** Package name to package id. */
   readonly packages: ReadonlyMap<string, string>
-  /** Exported name to the modules declaring it, sorted. */
-  readonly symbols: ReadonlyMap<string, ReadonlyArray<string>>
+  /** Exported name to the modules declaring it, sorted (only looked up, so it may be built on demand). */
+  readonly symbols: Pick<ReadonlyMap<string, ReadonlyArray<string>>, "get">
   /** Lower-cased file name without extension to document paths, sorted, for wikilinks. */
   readonly documentsByStem: ReadonlyMap<string, ReadonlyArray<string>>
   /** Over every module, document and area path. */

@@ -1,31 +1,37 @@
 /**
  * A refresh that patches the previous snapshot instead of assembling a new one. When the tree
  * still holds exactly the files the scan that made it read, and the only ones that moved are
- * modules that still declare the names they did, a full scan would take every other unit as it
- * stands (both universes are unchanged), so the new snapshot is the old one with those modules'
- * units, the run's coverage and the header replaced. The old snapshot stays in its serialised
+ * documents and modules that still declare the names they did, a full scan would take every other
+ * unit as it stands (both universes are unchanged), so the new snapshot is the old one with those
+ * files' units, the run's coverage and the header replaced. The old snapshot stays in its serialised
  * pieces (`StoredSnapshot`); only the units a patch touches, and the handful it looks up on the
  * way, are parsed. That is what lets a one-shot process refresh a 10,000-module repository without
  * loading its whole snapshot.
  *
- * Anything else (a file added or gone, a document or configuration file changed, a changed export,
- * an external package imported or dropped) answers undefined and the caller runs the full scan.
+ * Anything else (a file added or gone, a configuration file changed, a changed export, an external
+ * package imported or dropped) answers undefined and the caller runs the full scan.
  * A patch must equal that scan byte for byte; test/embedded/refresh.test.ts holds it to that.
  */
 import { Effect, Option } from "effect"
 import * as Digest from "effect/crypto/Digest"
 import type { DiscoveryError } from "../domain/DiscoveryError.ts"
-import type { Coverage, Entity, ModuleEntity, PackageEntity, Relation } from "../domain/Snapshot.ts"
+import type { Coverage, DocumentEntity, Entity, ModuleEntity, PackageEntity, Relation } from "../domain/Snapshot.ts"
 import { SourceTree } from "../ports/SourceTree.ts"
+import { AnalyzerPool } from "./AnalyzerPool.ts"
+import { areaPaths } from "./Areas.ts"
 import { canonicalCoverage, canonicalGroup, headerTextOf, INTERNAL, type SnapshotHeader } from "./Assemble.ts"
 import * as Canonical from "./Canonical.ts"
 import { partition, PIPELINE_VERSION, runNote } from "./Discover.ts"
 import * as DiscoveryConfig from "./DiscoveryConfig.ts"
+import { makeDocumentResolver } from "./DocumentResolution.ts"
+import { analysedDocument, ANALYZER_ID, readDocument, reuseDocument } from "./DocumentScan.ts"
 import type { Keys } from "./Fingerprints.ts"
-import { declaredNames, moduleUniverseKey, workspacePackage } from "./Fingerprints.ts"
+import { declaredNames, moduleUniverseKey, symbolTable, workspacePackage } from "./Fingerprints.ts"
 import { sha256Text } from "./Hashing.ts"
 import { makeResolver } from "./ModuleResolution.ts"
-import { scanModule } from "./ModuleScan.ts"
+import { type FileOutcome, scanModule } from "./ModuleScan.ts"
+import { makeIndex } from "./NearMiss.ts"
+import { basename } from "./Paths.ts"
 import * as Registry from "./Registry.ts"
 import * as Reuse from "./Reuse.ts"
 import type { ScanCache } from "./ScanCache.ts"
@@ -48,12 +54,12 @@ export interface StoredSnapshot {
   readonly keys: Keys
 }
 
-/** One module's unit in the patched snapshot, where the entity at `index` and its relation group were. */
+/** One file's unit in the patched snapshot, where the entity at `index` and its relation group were. */
 export interface PatchedUnit {
   readonly index: number
   /** The relations it replaces: `[start, end)` in the stored snapshot's relations. */
   readonly replaces: readonly [number, number]
-  readonly entity: ModuleEntity
+  readonly entity: ModuleEntity | DocumentEntity
   readonly group: ReadonlyArray<Relation>
   readonly entityJson: string
   readonly relationJson: ReadonlyArray<string>
@@ -86,6 +92,11 @@ const firstWhere = (count: number, past: (index: number) => boolean): number => 
     else low = middle + 1
   }
   return low
+}
+
+const lazy = <A>(make: () => A): () => A => {
+  let value: A | undefined
+  return () => (value ??= make())
 }
 
 const externalTargets = (group: ReadonlyArray<Relation>): string =>
@@ -149,21 +160,26 @@ export const patch = (input: PatchInput): Effect.Effect<Patched | undefined, Dis
     const { modules, documents, configFiles, coverage: partitionCoverage, moduleAnalyzer } = partition(listing.files, config)
     if (moduleAnalyzer === undefined) return undefined
 
-    // Exactly the files the stored scan read, and only modules moved.
+    // Exactly the files the stored scan read, and only modules and documents moved.
     const remembered = new Map(cache.hashEntries().map(([path, stamp]) => [path, stamp] as const))
     const analysable = [...modules, ...documents, ...configFiles.map((entry) => entry.file)]
     if (remembered.size !== analysable.length) return undefined
     const modulePaths = new Set(modules.map((file) => file.path))
-    const moved: Array<ListedFile> = []
+    const documentPaths = new Set(documents.map((file) => file.path))
+    const movedModules: Array<ListedFile> = []
+    const movedDocuments: Array<ListedFile> = []
     for (const file of analysable) {
       const stamp = remembered.get(file.path)
       if (stamp === undefined) return undefined
       if (file.stamp === stamp) continue
       // A file without a stamp is one the scan cache cannot remember: the full scan leaves it out.
-      if (file.stamp === "" || !modulePaths.has(file.path)) return undefined
-      moved.push(file)
+      if (file.stamp === "") return undefined
+      if (modulePaths.has(file.path)) movedModules.push(file)
+      else if (documentPaths.has(file.path)) movedDocuments.push(file)
+      else return undefined
     }
-    if (moved.length === 0 || moved.length > MAX_PATCHED_FILES) return undefined
+    const moved = movedModules.length + movedDocuments.length
+    if (moved === 0 || moved > MAX_PATCHED_FILES) return undefined
 
     // The module universe, from the listing and the stored packages and compiler options.
     const look = lookups(stored)
@@ -195,49 +211,103 @@ export const patch = (input: PatchInput): Effect.Effect<Patched | undefined, Dis
     const unitCoverage: Array<Coverage> = []
     let parsed = 0
     let notReused = 0
-    for (const file of [...moved].sort((a, b) => Canonical.compareStrings(a.path, b.path))) {
+    let documentsNotReused = 0
+    /** The unit of an outcome, where the entity of the same id was; undefined when a patch cannot place it. */
+    const place = (outcome: FileOutcome): Effect.Effect<PatchedUnit | undefined> =>
+      Effect.gen(function*() {
+        const entity = outcome.unit.entity
+        const index = look.indexOf(entity.id)
+        if (index === undefined || look.entityAt(index).kind !== entity.kind || (entity.kind !== "module" && entity.kind !== "document")) return undefined
+        // As assembly keeps them: a relation to an internal entity the tree does not hold is dropped.
+        const group = canonicalGroup(outcome.unit.relations.filter((relation) => !INTERNAL.test(relation.to) || look.indexOf(relation.to) !== undefined))
+        // External entities exist for as long as some relation names them; a patch cannot tell.
+        if (externalTargets(group) !== externalTargets(look.relationsFrom(entity.id))) return undefined
+        const canonical = Canonical.entity(entity) as ModuleEntity | DocumentEntity
+        const entityJson = JSON.stringify(canonical)
+        const relationJson = group.map((relation) => JSON.stringify(relation))
+        return {
+          index,
+          replaces: look.groupOf(entity.id),
+          entity: canonical,
+          group,
+          entityJson,
+          relationJson,
+          digest: yield* digest.digest(Digest.sha256, encoder.encode([entityJson, ...relationJson].join("\n")))
+        }
+      })
+    const byPath = (a: ListedFile, b: ListedFile) => Canonical.compareStrings(a.path, b.path)
+    const newModules = new Map<string, ModuleEntity>()
+    for (const file of movedModules.sort(byPath)) {
       const outcome = yield* scanModule(file, context)
       if (outcome.parsed) parsed++
       if (!outcome.reused) notReused++
-      const index = look.indexOf(`module:${file.path}`)
-      const prior = index === undefined ? undefined : look.entityAt(index)
+      const prior = previous.entity(`module:${file.path}`)
       const entity = outcome.unit.entity
       // Another declared name would move the resolution universe: every document is resolved again.
-      if (index === undefined || prior?.kind !== "module" || entity.kind !== "module") return undefined
-      if (declaredNames(prior).join(",") !== declaredNames(entity).join(",")) return undefined
-      // As assembly keeps them: a relation to an internal entity the tree does not hold is dropped.
-      const group = canonicalGroup(outcome.unit.relations.filter((relation) => !INTERNAL.test(relation.to) || look.indexOf(relation.to) !== undefined))
-      const replaces = look.groupOf(entity.id)
-      // External entities exist for as long as some relation names them; a patch cannot tell.
-      if (externalTargets(group) !== externalTargets(look.relationsFrom(entity.id))) return undefined
-      const canonical = Canonical.entity(entity) as ModuleEntity
-      const entityJson = JSON.stringify(canonical)
-      const relationJson = group.map((relation) => JSON.stringify(relation))
-      units.push({
-        index,
-        replaces,
-        entity: canonical,
-        group,
-        entityJson,
-        relationJson,
-        digest: yield* digest.digest(Digest.sha256, encoder.encode([entityJson, ...relationJson].join("\n")))
+      if (prior?.kind !== "module" || entity.kind !== "module" || declaredNames(prior).join(",") !== declaredNames(entity).join(",")) return undefined
+      const unit = yield* place(outcome)
+      if (unit === undefined) return undefined
+      units.push(unit)
+      unitCoverage.push(...outcome.unit.coverage)
+      newModules.set(entity.id, entity)
+    }
+    // Documents resolve against the tree as the full scan's resolver sees it; the symbol table,
+    // which needs every module, only if a document names a symbol.
+    const areas = areaPaths(modulePaths, config.areaDepth)
+    const resolver = lazy(() => {
+      const sortedDocuments = [...documentPaths].sort(Canonical.compareStrings)
+      const byStem = new Map<string, Array<string>>()
+      for (const path of sortedDocuments) {
+        const stem = basename(path).replace(/\.mdx?$/i, "").toLowerCase()
+        const list = byStem.get(stem)
+        if (list === undefined) byStem.set(stem, [path])
+        else list.push(path)
+      }
+      const nearMiss = lazy(() => makeIndex([...modulePaths, ...documentPaths, ...areas]))
+      const symbols = lazy(() =>
+        symbolTable(look.withPrefix("module:").map((entity) => newModules.get(entity.id) ?? entity).filter((entity): entity is ModuleEntity => entity.kind === "module"))
+      )
+      return makeDocumentResolver({
+        modules: modulePaths,
+        documents: documentPaths,
+        areas,
+        packages: new Map(universe.packages.filter((p) => p.name !== null && p.id === `package:${p.name}`).map((p) => [p.name!, p.id])),
+        symbols: { get: (name) => symbols().get(name) },
+        documentsByStem: byStem,
+        nearMiss: { above: (query) => nearMiss().above(query), match: (query) => nearMiss().match(query) }
       })
+    })
+    const pool = yield* AnalyzerPool
+    for (const file of movedDocuments.sort(byPath)) {
+      const prepared = yield* readDocument(file, previous, cache)
+      const outcome = prepared.prior !== undefined
+        ? reuseDocument(prepared.prior, previous)
+        : analysedDocument(
+          prepared,
+          prepared.binary || prepared.text === undefined ? undefined : (yield* pool.analyzeAll(ANALYZER_ID, [{ path: file.path, text: prepared.text }]))[0],
+          (path, references) => resolver()(path, references)
+        )
+      if (outcome.parsed) parsed++
+      if (!outcome.reused) documentsNotReused++
+      const unit = yield* place(outcome)
+      if (unit === undefined) return undefined
+      units.push(unit)
       unitCoverage.push(...outcome.unit.coverage)
     }
     units.sort((a, b) => a.index - b.index)
 
     // Coverage as the full scan gathers it: the listing's and the partition's afresh, the run's note
     // anew, the moved modules' own; the rest (configuration, every other file) as it was.
-    const movedPaths = new Set(moved.map((file) => file.path))
+    const movedPaths = new Set([...movedModules, ...movedDocuments].map((file) => file.path))
     const kept = stored.coverage.filter((entry) =>
       entry.analyzer !== "source-tree" && entry.analyzer !== "repository" && entry.status !== "skipped-size" &&
-      !(entry.analyzer === moduleAnalyzer.id && movedPaths.has(entry.scope))
+      !((entry.analyzer === moduleAnalyzer.id || entry.analyzer === ANALYZER_ID) && movedPaths.has(entry.scope))
     )
     const note = runNote({ _tag: "Accepted", index: previous }, {
       analysed: analysable.length,
       parsed: configFiles.length + parsed,
       reusedModules: modules.length - notReused,
-      reusedDocuments: documents.length
+      reusedDocuments: documents.length - documentsNotReused
     }, true, true)
     const coverage = canonicalCoverage([...listing.coverage, ...partitionCoverage, ...kept, ...unitCoverage, note])
 

@@ -373,7 +373,14 @@ describe("a one-shot refresh that patches the last snapshot", () => {
         } },
         { name: "another declared name", patches: false, edit: (root) => write(root, "src/b.ts", "export const b = 2\nexport const b2 = 3\n") },
         { name: "an external package dropped", patches: false, edit: (root) => write(root, "src/a.ts", "import { b } from \"./b.ts\"\nexport const a = () => b\n") },
-        { name: "a document", patches: false, edit: (root) => write(root, "docs/guide.md", "# Guide\n\nThe answer is `a`.\n") },
+        { name: "a document", patches: true, edit: (root) => write(root, "docs/guide.md", "# Guide\n\nThe answer is `a`.\n") },
+        { name: "a document naming a symbol, a document and a wikilink", patches: true, edit: (root) =>
+          write(root, "docs/guide.md", "# Guide\n\nSee `c` in [rollback](./rollback.md), and [[retention]].\n") },
+        { name: "a document and a module at once", patches: true, edit: (root) => {
+          write(root, "docs/rollback.md", "# Rolling back\n\nRun `deployctl rollback` and read the [guide](./guide.md).\n")
+          write(root, "src/c.ts", "export function c() {\n  return 5\n}\n")
+        } },
+        { name: "a manifest", patches: false, edit: (root) => write(root, "package.json", "{\"name\": \"fixture\", \"version\": \"1.0.1\"}\n") },
         { name: "a new module", patches: false, edit: (root) => write(root, "src/d.ts", "export const d = 4\n") }
       ]
       for (const { edit, name, patches } of edits) {
