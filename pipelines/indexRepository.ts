@@ -142,6 +142,12 @@ export const indexLayer = (root: string) =>
 /** Where cairn keeps its files under a root. */
 export const cairnDir = (path: Path.Path, root: string) => path.join(root, ".cairn")
 
+/** A file the index keeps as a note when discovery makes a module or document of it. */
+const isNotePath = (path: string): boolean => {
+  const extension = path.slice(path.lastIndexOf(".")).toLowerCase()
+  return MARKDOWN_EXTENSIONS.has(extension) || CODE_EXTENSIONS.has(extension)
+}
+
 interface IndexedNotes {
   /** Note path → content hash. */
   readonly hashes: Map<string, string>
@@ -165,8 +171,7 @@ const notesIn = (snapshot: Snapshot): IndexedNotes => {
       : entity.id.startsWith(MODULE_PREFIX) ? entity.id.slice(MODULE_PREFIX.length)
       : undefined
     if (path === undefined) continue
-    const extension = path.slice(path.lastIndexOf(".")).toLowerCase()
-    if (!MARKDOWN_EXTENSIONS.has(extension) && !CODE_EXTENSIONS.has(extension)) continue
+    if (!isNotePath(path)) continue
     const hash = "evidence" in entity ? entity.evidence[0]?.contentHash : undefined
     if (hash === undefined) continue
     hashes.set(path, hash)
@@ -357,6 +362,8 @@ const patchSince = (options: {
       if (hash === undefined) return undefined
       current.set(note, hash)
     }
+    // And every file that would be a note is one: the index holds the snapshot's notes, no fewer.
+    for (const file of hashes.keys()) if (isNotePath(file) && !current.has(file)) return undefined
     return { patched, stored: stored.value, cache, indexed, current } satisfies PatchedScan
   })
 

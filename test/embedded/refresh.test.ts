@@ -411,6 +411,22 @@ describe("a one-shot refresh that patches the last snapshot", () => {
 
   it("does the same when the snapshot file holds characters outside ASCII", () => againstScans(true), 120_000)
 
+  it("scans when the index lacks a note the snapshot has, and the scan puts it back", async () => {
+    const root = repository()
+    try {
+      await index(root)
+      const db = new DatabaseSync(join(root, ".cairn", "index.sqlite"))
+      db.exec("DELETE FROM notes WHERE id = 'docs/retention.md'")
+      db.close()
+      write(root, "src/x.ts", "export const x = \"moved\"\n")
+      const report = await index(root)
+      assert.deepStrictEqual([report.snapshotPatched, report.notesIndexed], [false, 2])
+      assert.include(tables(root).notes.map((note) => (note as { id: string }).id), "docs/retention.md")
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
+  }, 60_000)
+
   it("leaves a moved file listed without a stamp to the full scan, which does not remember it", async () => {
     const root = repository()
     try {
