@@ -158,7 +158,6 @@ export const patch = (input: PatchInput): Effect.Effect<Patched | undefined, Dis
     const expected = { pipelineVersion: PIPELINE_VERSION, analyzerVersions: Registry.standard.versions, configurationHash }
     if (Reuse.refusal(stored.header, expected) !== undefined || stored.entities === 0) return undefined
     const { modules, documents, configFiles, coverage: partitionCoverage, moduleAnalyzer } = partition(listing.files, config)
-    if (moduleAnalyzer === undefined) return undefined
 
     // Exactly the files the stored scan read, and only modules and documents moved.
     const remembered = new Map(cache.hashEntries().map(([path, stamp]) => [path, stamp] as const))
@@ -203,7 +202,8 @@ export const patch = (input: PatchInput): Effect.Effect<Patched | undefined, Dis
       moduleKey: stored.keys.moduleKey,
       resolutionKey: stored.keys.resolutionKey
     }
-    const context = { analyzer: moduleAnalyzer, resolve: makeResolver(universe), previous, universeUnchanged: true, cache }
+    // A tree of documents alone has no module analyzer, and no module to scan with one.
+    const context = moduleAnalyzer && { analyzer: moduleAnalyzer, resolve: makeResolver(universe), previous, universeUnchanged: true, cache }
 
     const digest = yield* Digest.Digest
     const encoder = new TextEncoder()
@@ -238,7 +238,8 @@ export const patch = (input: PatchInput): Effect.Effect<Patched | undefined, Dis
     const byPath = (a: ListedFile, b: ListedFile) => Canonical.compareStrings(a.path, b.path)
     const newModules = new Map<string, ModuleEntity>()
     for (const file of movedModules.sort(byPath)) {
-      const outcome = yield* scanModule(file, context)
+      // A module to scan means the partition found the module analyzer, so there is a context.
+      const outcome = yield* scanModule(file, context!)
       if (outcome.parsed) parsed++
       if (!outcome.reused) notReused++
       const prior = previous.entity(`module:${file.path}`)
@@ -252,7 +253,7 @@ export const patch = (input: PatchInput): Effect.Effect<Patched | undefined, Dis
       newModules.set(entity.id, entity)
     }
     // Documents resolve against the tree as the full scan's resolver sees it; the symbol table,
-    // which needs every module, only if a document names a symbol.
+    // which needs every module, only once a document's inline code is looked up as a symbol.
     const areas = areaPaths(modulePaths, config.areaDepth)
     const resolver = lazy(() => {
       const sortedDocuments = [...documentPaths].sort(Canonical.compareStrings)
@@ -301,7 +302,7 @@ export const patch = (input: PatchInput): Effect.Effect<Patched | undefined, Dis
     const movedPaths = new Set([...movedModules, ...movedDocuments].map((file) => file.path))
     const kept = stored.coverage.filter((entry) =>
       entry.analyzer !== "source-tree" && entry.analyzer !== "repository" && entry.status !== "skipped-size" &&
-      !((entry.analyzer === moduleAnalyzer.id || entry.analyzer === ANALYZER_ID) && movedPaths.has(entry.scope))
+      !((entry.analyzer === moduleAnalyzer?.id || entry.analyzer === ANALYZER_ID) && movedPaths.has(entry.scope))
     )
     const note = runNote({ _tag: "Accepted", index: previous }, {
       analysed: analysable.length,

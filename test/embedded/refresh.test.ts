@@ -346,16 +346,48 @@ describe("a one-shot refresh that patches the last snapshot", () => {
     write(root, "package.json", "{\"name\": \"fixture\", \"version\": \"1.0.0\"}\n")
   }
 
-  const againstScans = async (accented: boolean) => {
-    // Two copies of one tree take the same edits: one may patch, the other always scans.
-    const patched = repository()
-    const scanned = repository()
+  interface Edit {
+    readonly name: string
+    readonly patches: boolean
+    readonly edit: (root: string) => void
+  }
+
+  /** Two copies of one tree take the same edits: one may patch, the other always scans. */
+  const twins = async (tree: () => string, edits: ReadonlyArray<Edit>, check?: (root: string) => void) => {
+    const patched = tree()
+    const scanned = tree()
     try {
-      for (const root of [patched, scanned]) modules(root, accented)
       await index(patched)
       await index(scanned)
-      assert.strictEqual(/[^\x00-\x7f]/.test(readFileSync(join(patched, ".cairn", "snapshot.json"), "utf8")), accented)
-      const edits: ReadonlyArray<{ readonly name: string; readonly patches: boolean; readonly edit: (root: string) => void }> = [
+      check?.(patched)
+      for (const { edit, name, patches } of edits) {
+        edit(patched)
+        edit(scanned)
+        forgetMemo(scanned)
+        const [fromPatch, fromScan] = [await index(patched), await index(scanned)]
+        assert.strictEqual(fromPatch.snapshotPatched, patches, name)
+        assert.isFalse(fromScan.snapshotPatched, name)
+        assert.deepStrictEqual({ ...fromPatch, snapshotPatched: false }, fromScan, name)
+        assert.strictEqual(readFileSync(join(patched, ".cairn", "snapshot.json"), "utf8"), readFileSync(join(scanned, ".cairn", "snapshot.json"), "utf8"), name)
+        assert.deepStrictEqual(scanCache(patched), scanCache(scanned), name)
+        assert.deepStrictEqual(tables(patched), tables(scanned), name)
+        const hashes = snapshotHashes(patched)
+        assert.deepStrictEqual(hashes, { recomputed: hashes.file, file: hashes.indexed, indexed: hashes.indexed }, name)
+        assert.isTrue((await index(patched)).upToDate, name)
+      }
+    } finally {
+      for (const root of [patched, scanned]) rmSync(root, { recursive: true, force: true })
+    }
+  }
+
+  const againstScans = (accented: boolean) =>
+    twins(
+      () => {
+        const root = repository()
+        modules(root, accented)
+        return root
+      },
+      [
         { name: "a body and its imports", patches: true, edit: (root) => write(root, "src/a.ts", "import { b } from \"./b.ts\"\nimport { c } from \"./c.ts\"\nimport { Effect } from \"effect\"\nexport const a = () => Effect.succeed(b + c())\n") },
         { name: "two modules at once", patches: true, edit: (root) => {
           write(root, "src/b.ts", "// the base value\nexport const b = 2\n")
@@ -382,34 +414,30 @@ describe("a one-shot refresh that patches the last snapshot", () => {
         } },
         { name: "a manifest", patches: false, edit: (root) => write(root, "package.json", "{\"name\": \"fixture\", \"version\": \"1.0.1\"}\n") },
         { name: "a new module", patches: false, edit: (root) => write(root, "src/d.ts", "export const d = 4\n") }
-      ]
-      for (const { edit, name, patches } of edits) {
-        edit(patched)
-        edit(scanned)
-        forgetMemo(scanned)
-        const [fromPatch, fromScan] = [await index(patched), await index(scanned)]
-        assert.strictEqual(fromPatch.snapshotPatched, patches, name)
-        assert.isFalse(fromScan.snapshotPatched, name)
-        assert.deepStrictEqual(
-          { ...fromPatch, snapshotPatched: false },
-          fromScan,
-          name
-        )
-        assert.strictEqual(readFileSync(join(patched, ".cairn", "snapshot.json"), "utf8"), readFileSync(join(scanned, ".cairn", "snapshot.json"), "utf8"), name)
-        assert.deepStrictEqual(scanCache(patched), scanCache(scanned), name)
-        assert.deepStrictEqual(tables(patched), tables(scanned), name)
-        const hashes = snapshotHashes(patched)
-        assert.deepStrictEqual(hashes, { recomputed: hashes.file, file: hashes.indexed, indexed: hashes.indexed }, name)
-        assert.isTrue((await index(patched)).upToDate, name)
-      }
-    } finally {
-      for (const root of [patched, scanned]) rmSync(root, { recursive: true, force: true })
-    }
-  }
+      ],
+      (root) => assert.strictEqual(/[^\x00-\x7f]/.test(readFileSync(join(root, ".cairn", "snapshot.json"), "utf8")), accented)
+    )
 
   it("writes the snapshot, scan cache and index a full scan would, and scans whenever a patch cannot say", () => againstScans(false), 120_000)
 
   it("does the same when the snapshot file holds characters outside ASCII", () => againstScans(true), 120_000)
+
+  it("does the same for a tree of documents alone", () =>
+    twins(
+      () => {
+        const root = mkdtempSync(join(tmpdir(), "cairn-documents-"))
+        write(root, "handbook/onboarding.md", "# Onboarding\n\nRead the [release runbook](../runbooks/release.md) first.\n")
+        write(root, "runbooks/release.md", "# Release\n\nTag, build, then announce in the channel.\n")
+        write(root, "decisions/0001-queues.md", "---\nstatus: accepted\n---\n# Queues\n\nWe keep one queue per tenant.\n")
+        return root
+      },
+      [
+        { name: "a document's text", patches: true, edit: (root) => write(root, "runbooks/release.md", "# Release\n\nTag, build, sign, then announce.\n") },
+        { name: "a document's links", patches: true, edit: (root) =>
+          write(root, "handbook/onboarding.md", "# Onboarding\n\nRead [[0001-queues]] and the [runbook](../runbooks/releases.md).\n") },
+        { name: "a new document", patches: false, edit: (root) => write(root, "handbook/faq.md", "# FAQ\n\nAsk in the channel.\n") }
+      ]
+    ), 120_000)
 
   it("scans when the index lacks a note the snapshot has, and the scan puts it back", async () => {
     const root = repository()
