@@ -8,7 +8,7 @@
  * reloaded to bit-identical vectors; the projection is stored as float32, and training rounds to
  * float32 before anything is embedded, so a fresh and a reloaded model are the same numbers.
  */
-import { Effect, Result, Schema } from "effect"
+import { Effect, Schema } from "effect"
 import { Base64 } from "effect/encoding"
 import { hashString, unitWithReservedAxis } from "./HashingEmbedder.ts"
 import type { TextEncoderModel } from "./HashingEmbedder.ts"
@@ -81,9 +81,20 @@ const toBase64 = (values: Float32Array): string => {
   return Base64.encode(bytes)
 }
 
+/** Whether this platform keeps a float's least significant byte first, as the model text does. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1
+
+/**
+ * The floats of a base64 text already checked by the schema. `atob` and a view over the bytes
+ * took 15 ms on a 5 MB projection where a JavaScript decoder and a float-by-float copy took 32 to
+ * 54 ms, on the path of every refresh that restores the model.
+ */
 const fromBase64 = (text: string): Float32Array => {
-  const bytes = Result.getOrThrow(Base64.decode(text))
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const binary = atob(text)
+  const bytes = new Uint8Array(binary.length)
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
+  if (LITTLE_ENDIAN) return new Float32Array(bytes.buffer, 0, bytes.length / 4)
+  const view = new DataView(bytes.buffer)
   const out = new Float32Array(bytes.length / 4)
   for (let i = 0; i < out.length; i++) out[i] = view.getFloat32(i * 4, true)
   return out
