@@ -18,11 +18,10 @@ import { compareStrings } from "./Canonical.ts"
 import { resolveCompilerOptions } from "./CompilerOptions.ts"
 import { scanConfigFiles } from "./ConfigScan.ts"
 import * as DiscoveryConfig from "./DiscoveryConfig.ts"
-import { makeDocumentResolver } from "./DocumentResolution.ts"
-import type { DocumentResolution } from "./DocumentResolution.ts"
+import { treeResolver } from "./DocumentResolution.ts"
 import type { PreparedDocument } from "./DocumentScan.ts"
 import { analysedDocument, ANALYZER_ID, prepareDocument, readDocument, reuseDocument } from "./DocumentScan.ts"
-import type { Analysis, Analyzer, DocumentReference } from "./FileAnalysis.ts"
+import type { Analysis, Analyzer } from "./FileAnalysis.ts"
 import type { Keys } from "./Fingerprints.ts"
 import { declaredNames, keysOfSnapshot, moduleUniverseKey, resolutionKey, symbolTable, workspacePackage } from "./Fingerprints.ts"
 import { sha256Text } from "./Hashing.ts"
@@ -30,7 +29,7 @@ import type { ModuleUniverse } from "./ModuleResolution.ts"
 import { makeResolver } from "./ModuleResolution.ts"
 import type { FileOutcome, ModuleScanContext } from "./ModuleScan.ts"
 import { notesToCoverage, reuseModuleUnread, scanModule } from "./ModuleScan.ts"
-import { makeIndex } from "./NearMiss.ts"
+import { lazy } from "./Lazy.ts"
 import { packageEntities, packageUnits } from "./Packages.ts"
 import { basename, extname } from "./Paths.ts"
 import type { Completed, DiscoveryEvent, Phase, Progress } from "./Progress.ts"
@@ -57,11 +56,6 @@ type Requirements = SourceTree | Digest.Digest
 
 /** The fingerprints of each snapshot a scan on `cache` produced or was offered, once derived. */
 export const snapshotKeys = (cache: ScanCache.ScanCache): WeakMap<Snapshot, Keys> => cache.table<Snapshot, Keys>("keys")
-
-const lazy = <A>(make: () => A): () => A => {
-  let value: A | undefined
-  return () => (value ??= make())
-}
 
 const unanalysedNote = (counts: ReadonlyMap<string, number>): Coverage => {
   const total = [...counts.values()].reduce((sum, count) => sum + count, 0)
@@ -235,27 +229,13 @@ export const discoverWith = (
     const currentResolutionKey = resolutionKey(moduleKey, documentPaths, areas, moduleEntities, (module) =>
       ScanCache.memo(declaredTable, module, (m) => declaredNames(m).join(",")))
     const resolutionUnchanged = previous !== undefined && previous.resolutionKey === currentResolutionKey
-    const documentResolver = lazy(() => {
-      const byStem = new Map<string, Array<string>>()
-      for (const path of [...documentPaths].sort(compareStrings)) {
-        const stem = basename(path).replace(/\.mdx?$/i, "").toLowerCase()
-        const list = byStem.get(stem)
-        if (list === undefined) byStem.set(stem, [path])
-        else list.push(path)
-      }
-      const nearMiss = lazy(() => makeIndex([...universe.modules, ...documentPaths, ...areas]))
-      return makeDocumentResolver({
-        modules: universe.modules,
-        documents: new Set(documentPaths),
-        areas,
-        packages: new Map(packages.filter((p) => p.name !== null && p.id === `package:${p.name}`).map((p) => [p.name!, p.id])),
-        symbols: symbolTable(moduleEntities),
-        documentsByStem: byStem,
-        nearMiss: { above: (query) => nearMiss().above(query), match: (query) => nearMiss().match(query) }
-      })
+    const resolveDocument = treeResolver({
+      modules: universe.modules,
+      documents: documentPaths,
+      areas,
+      packages,
+      symbols: () => symbolTable(moduleEntities)
     })
-    const resolveDocument = (path: string, references: ReadonlyArray<DocumentReference>): DocumentResolution =>
-      documentResolver()(path, references)
 
     // Documents whose hash matched wait for the resolution universe: reused if it held, else parsed.
     yield* progress("documents")

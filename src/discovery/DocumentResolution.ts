@@ -7,9 +7,11 @@
  * near miss with `fuzzy` confidence; anything else is kept as an `unresolved:` endpoint.
  */
 import type { Evidence, Relation, RelationStatus } from "../domain/Snapshot.ts"
-import { evidenceList } from "./Canonical.ts"
+import { compareStrings, evidenceList } from "./Canonical.ts"
 import type { DocumentReference, Note } from "./FileAnalysis.ts"
+import { lazy } from "./Lazy.ts"
 import type { NearMissIndex } from "./NearMiss.ts"
+import { makeIndex } from "./NearMiss.ts"
 import { basename, dirname, extname, resolve } from "./Paths.ts"
 
 /** References one document may turn into relations; an index page's 65th link is not knowledge. */
@@ -51,6 +53,45 @@ const isPathShaped = (value: string): boolean =>
   (extname(value) === "" || ANALYZED_EXTENSIONS.has(extname(value)))
 
 const stripPath = (value: string): string => value.replace(/^\.\//, "").replace(/\/+$/, "")
+
+/** What a scan knows of its tree when it resolves documents. */
+export interface ResolutionTree {
+  readonly modules: ReadonlySet<string>
+  /** Document paths, in listing order. */
+  readonly documents: ReadonlyArray<string>
+  readonly areas: ReadonlySet<string>
+  readonly packages: ReadonlyArray<{ readonly id: string; readonly name: string | null }>
+  /** Exported name to the modules declaring it; asked for once, on the first symbol looked up. */
+  readonly symbols: () => ReadonlyMap<string, ReadonlyArray<string>>
+}
+
+/**
+ * The resolver of a tree, made on its first use, and its near-miss index and symbol table on
+ * theirs: a scan that parses no document, or whose documents name no symbol, builds none of them.
+ */
+export const treeResolver = (tree: ResolutionTree): (path: string, references: ReadonlyArray<DocumentReference>) => DocumentResolution => {
+  const resolver = lazy(() => {
+    const byStem = new Map<string, Array<string>>()
+    for (const path of [...tree.documents].sort(compareStrings)) {
+      const stem = basename(path).replace(/\.mdx?$/i, "").toLowerCase()
+      const list = byStem.get(stem)
+      if (list === undefined) byStem.set(stem, [path])
+      else list.push(path)
+    }
+    const nearMiss = lazy(() => makeIndex([...tree.modules, ...tree.documents, ...tree.areas]))
+    const symbols = lazy(tree.symbols)
+    return makeDocumentResolver({
+      modules: tree.modules,
+      documents: new Set(tree.documents),
+      areas: tree.areas,
+      packages: new Map(tree.packages.filter((p) => p.name !== null && p.id === `package:${p.name}`).map((p) => [p.name!, p.id])),
+      symbols: { get: (name) => symbols().get(name) },
+      documentsByStem: byStem,
+      nearMiss: { above: (query) => nearMiss().above(query), match: (query) => nearMiss().match(query) }
+    })
+  })
+  return (path, references) => resolver()(path, references)
+}
 
 export const makeDocumentResolver = (context: ResolutionContext) => {
   const { areas, documents, modules } = context

@@ -23,15 +23,13 @@ import { canonicalCoverage, canonicalGroup, headerTextOf, INTERNAL, type Snapsho
 import * as Canonical from "./Canonical.ts"
 import { partition, PIPELINE_VERSION, runNote } from "./Discover.ts"
 import * as DiscoveryConfig from "./DiscoveryConfig.ts"
-import { makeDocumentResolver } from "./DocumentResolution.ts"
+import { treeResolver } from "./DocumentResolution.ts"
 import { analysedDocument, ANALYZER_ID, readDocument, reuseDocument } from "./DocumentScan.ts"
 import type { Keys } from "./Fingerprints.ts"
 import { declaredNames, moduleUniverseKey, symbolTable, workspacePackage } from "./Fingerprints.ts"
 import { sha256Text } from "./Hashing.ts"
 import { makeResolver } from "./ModuleResolution.ts"
 import { type FileOutcome, scanModule } from "./ModuleScan.ts"
-import { makeIndex } from "./NearMiss.ts"
-import { basename } from "./Paths.ts"
 import * as Registry from "./Registry.ts"
 import * as Reuse from "./Reuse.ts"
 import type { ScanCache } from "./ScanCache.ts"
@@ -92,11 +90,6 @@ const firstWhere = (count: number, past: (index: number) => boolean): number => 
     else low = middle + 1
   }
   return low
-}
-
-const lazy = <A>(make: () => A): () => A => {
-  let value: A | undefined
-  return () => (value ??= make())
 }
 
 const externalTargets = (group: ReadonlyArray<Relation>): string =>
@@ -255,28 +248,13 @@ export const patch = (input: PatchInput): Effect.Effect<Patched | undefined, Dis
     // Documents resolve against the tree as the full scan's resolver sees it; the symbol table,
     // which needs every module, only once a document's inline code is looked up as a symbol.
     const areas = areaPaths(modulePaths, config.areaDepth)
-    const resolver = lazy(() => {
-      const sortedDocuments = [...documentPaths].sort(Canonical.compareStrings)
-      const byStem = new Map<string, Array<string>>()
-      for (const path of sortedDocuments) {
-        const stem = basename(path).replace(/\.mdx?$/i, "").toLowerCase()
-        const list = byStem.get(stem)
-        if (list === undefined) byStem.set(stem, [path])
-        else list.push(path)
-      }
-      const nearMiss = lazy(() => makeIndex([...modulePaths, ...documentPaths, ...areas]))
-      const symbols = lazy(() =>
+    const resolveDocument = treeResolver({
+      modules: modulePaths,
+      documents: documents.map((file) => file.path),
+      areas,
+      packages: universe.packages,
+      symbols: () =>
         symbolTable(look.withPrefix("module:").map((entity) => newModules.get(entity.id) ?? entity).filter((entity): entity is ModuleEntity => entity.kind === "module"))
-      )
-      return makeDocumentResolver({
-        modules: modulePaths,
-        documents: documentPaths,
-        areas,
-        packages: new Map(universe.packages.filter((p) => p.name !== null && p.id === `package:${p.name}`).map((p) => [p.name!, p.id])),
-        symbols: { get: (name) => symbols().get(name) },
-        documentsByStem: byStem,
-        nearMiss: { above: (query) => nearMiss().above(query), match: (query) => nearMiss().match(query) }
-      })
     })
     const pool = yield* AnalyzerPool
     for (const file of movedDocuments.sort(byPath)) {
@@ -286,7 +264,7 @@ export const patch = (input: PatchInput): Effect.Effect<Patched | undefined, Dis
         : analysedDocument(
           prepared,
           prepared.binary || prepared.text === undefined ? undefined : (yield* pool.analyzeAll(ANALYZER_ID, [{ path: file.path, text: prepared.text }]))[0],
-          (path, references) => resolver()(path, references)
+          resolveDocument
         )
       if (outcome.parsed) parsed++
       if (!outcome.reused) documentsNotReused++
