@@ -408,43 +408,37 @@ export const pendingChanges = Effect.fn("pendingChanges")(function*(options: { r
 export const stageScan = (root: string, snapshot: Snapshot, cache: ScanCache.ScanCache, fingerprint: string) =>
   stageFiles(root, fingerprint, snapshot.contentHash, (fs, file) => SnapshotFile.stage(fs, file, snapshot, cache), cache)
 
+/** Writes a scan's snapshot file aside as `file`, with the memo of what it wrote when there is one. */
+type SnapshotStager = (
+  fs: FileSystem.FileSystem,
+  file: string
+) => Effect.Effect<SnapshotFile.Staged & { readonly memo: SnapshotFile.SnapshotMemo | undefined }, PlatformError>
+
 /** `stageScan` of whatever `stageSnapshot` writes as the snapshot file. */
-const stageFiles = (
-  root: string,
-  fingerprint: string,
-  snapshotHash: string,
-  stageSnapshot: (fs: FileSystem.FileSystem, file: string) => Effect.Effect<SnapshotFile.Staged & { readonly memo: SnapshotFile.SnapshotMemo | undefined }, PlatformError>,
-  cache: ScanCache.ScanCache
-) =>
+const stageFiles = (root: string, fingerprint: string, snapshotHash: string, stageSnapshot: SnapshotStager, cache: ScanCache.ScanCache) =>
   // Not `acquireRelease`, whose finalizer keeps the acquiring effect, and with it the snapshot and
   // the scan's memo tables (over 100 MB on a large repository), alive until the scope closes.
-  Effect.uninterruptible(Effect.tap(stageScanFiles(root, fingerprint, snapshotHash, stageSnapshot, cache), releasedWithScope))
+  Effect.uninterruptible(Effect.tap(
+    Effect.gen(function*() {
+      const fs = yield* FileSystem.FileSystem
+      const path = yield* Path.Path
+      yield* fs.makeDirectory(cairnDir(path, root), { recursive: true })
+      const snapshotFile = yield* stageSnapshot(fs, path.join(cairnDir(path, root), "snapshot.json"))
+      const cacheFile = yield* ScanCacheFile.stage(fs, path.join(cairnDir(path, root), "scan-cache.json"), cache, {
+        fingerprint,
+        snapshotHash,
+        memo: snapshotFile.memo
+      })
+        .pipe(Effect.onError(() => snapshotFile.discard))
+      return {
+        commit: Effect.andThen(snapshotFile.commit, cacheFile.commit),
+        discard: Effect.andThen(snapshotFile.discard, cacheFile.discard)
+      } satisfies SnapshotFile.Staged
+    }),
+    releasedWithScope
+  ))
 
 const releasedWithScope = (staged: SnapshotFile.Staged) => Effect.addFinalizer(() => staged.discard)
-
-const stageScanFiles = (
-  root: string,
-  fingerprint: string,
-  snapshotHash: string,
-  stageSnapshot: (fs: FileSystem.FileSystem, file: string) => Effect.Effect<SnapshotFile.Staged & { readonly memo: SnapshotFile.SnapshotMemo | undefined }, PlatformError>,
-  cache: ScanCache.ScanCache
-) =>
-  Effect.gen(function*() {
-    const fs = yield* FileSystem.FileSystem
-    const path = yield* Path.Path
-    yield* fs.makeDirectory(cairnDir(path, root), { recursive: true })
-    const snapshotFile = yield* stageSnapshot(fs, path.join(cairnDir(path, root), "snapshot.json"))
-    const cacheFile = yield* ScanCacheFile.stage(fs, path.join(cairnDir(path, root), "scan-cache.json"), cache, {
-      fingerprint,
-      snapshotHash,
-      memo: snapshotFile.memo
-    })
-      .pipe(Effect.onError(() => snapshotFile.discard))
-    return {
-      commit: Effect.andThen(snapshotFile.commit, cacheFile.commit),
-      discard: Effect.andThen(snapshotFile.discard, cacheFile.discard)
-    } satisfies SnapshotFile.Staged
-  })
 
 /** Brings `.cairn/`'s snapshot and scan cache up to what `memory` holds, if they lag behind. */
 export const saveIndexMemory = (root: string, memory: IndexMemory) =>
