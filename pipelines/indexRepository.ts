@@ -73,8 +73,8 @@ export interface IndexReport {
   readonly vectorsReused: number
   readonly retrained: boolean
   /**
-   * The last snapshot was patched with the modules that moved instead of scanned again (see
-   * src/discovery/Patch.ts): same snapshot, without loading the last one whole.
+   * The last snapshot was patched with the documents and modules that moved instead of scanned
+   * again (see src/discovery/Patch.ts): same snapshot, without loading the last one whole.
    */
   readonly snapshotPatched: boolean
   readonly summary: WriteSummary
@@ -331,7 +331,7 @@ interface PatchedScan {
 }
 
 /**
- * The last snapshot patched with the modules that moved (see Patch.ts), when a patch can say,
+ * The last snapshot patched with the files that moved (see Patch.ts), when a patch can say,
  * without loading the snapshot whole. The index holds that snapshot's build, so its notes are the
  * snapshot's, each file's hash as the scan cache now knows it; a note the cache does not know
  * means the two disagree, and the full scan decides.

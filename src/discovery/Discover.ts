@@ -68,7 +68,7 @@ const unanalysedNote = (counts: ReadonlyMap<string, number>): Coverage => {
   }
 }
 
-export interface RunCounts {
+interface RunCounts {
   readonly analysed: number
   readonly parsed: number
   readonly reusedModules: number

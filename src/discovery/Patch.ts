@@ -116,10 +116,9 @@ const lookups = (stored: StoredSnapshot) => {
     firstWhere(stored.relations, (i) => fromAt(i) >= id),
     firstWhere(stored.relations, (i) => fromAt(i) > id)
   ]
-  const relationsFrom = (id: string): Array<Relation> => {
-    const [start, end] = groupOf(id)
-    return Array.from({ length: end - start }, (_, i) => JSON.parse(stored.relationJson(start + i)) as Relation)
-  }
+  const relationsIn = ([start, end]: readonly [number, number]): Array<Relation> =>
+    Array.from({ length: end - start }, (_, i) => JSON.parse(stored.relationJson(start + i)) as Relation)
+  const relationsFrom = (id: string): Array<Relation> => relationsIn(groupOf(id))
   /** Entities whose ids start with `prefix`, which sort together. */
   const withPrefix = (prefix: string): Array<Entity> => {
     const start = firstWhere(stored.entities, (i) => entityAt(i).id >= prefix)
@@ -127,7 +126,7 @@ const lookups = (stored: StoredSnapshot) => {
     for (let index = start; index < stored.entities && entityAt(index).id.startsWith(prefix); index++) found.push(entityAt(index))
     return found
   }
-  return { entityAt, indexOf, groupOf, relationsFrom, withPrefix }
+  return { entityAt, indexOf, groupOf, relationsIn, relationsFrom, withPrefix }
 }
 
 export interface PatchInput {
@@ -213,14 +212,15 @@ export const patch = (input: PatchInput): Effect.Effect<Patched | undefined, Dis
         if (index === undefined || look.entityAt(index).kind !== entity.kind || (entity.kind !== "module" && entity.kind !== "document")) return undefined
         // As assembly keeps them: a relation to an internal entity the tree does not hold is dropped.
         const group = canonicalGroup(outcome.unit.relations.filter((relation) => !INTERNAL.test(relation.to) || look.indexOf(relation.to) !== undefined))
+        const replaces = look.groupOf(entity.id)
         // External entities exist for as long as some relation names them; a patch cannot tell.
-        if (externalTargets(group) !== externalTargets(look.relationsFrom(entity.id))) return undefined
+        if (externalTargets(group) !== externalTargets(look.relationsIn(replaces))) return undefined
         const canonical = Canonical.entity(entity) as ModuleEntity | DocumentEntity
         const entityJson = JSON.stringify(canonical)
         const relationJson = group.map((relation) => JSON.stringify(relation))
         return {
           index,
-          replaces: look.groupOf(entity.id),
+          replaces,
           entity: canonical,
           group,
           entityJson,
