@@ -1,15 +1,17 @@
 /**
  * bench:pack — median time to pack 20 candidates into a 4,000-token budget for ordinary and hostile
  * questions, with each exact counter, plus the counters alone: throughput on this repository's own
- * files (and the shared corpora when present) and one megabyte of a single unbroken letter run.
- * Prints figures; asserts nothing.
+ * files (and the shared corpora when present), one megabyte of a single unbroken letter run, and
+ * each counter's start in a fresh process. Prints figures; asserts nothing.
  */
+import { execFileSync } from "node:child_process"
 import { readdirSync, readFileSync, statSync } from "node:fs"
 import { join, relative } from "node:path"
 import { performance } from "node:perf_hooks"
 import * as RetrievalConfig from "../src/RetrievalConfig.ts"
 import { makePack } from "../src/retrieval/pack.ts"
 import { bounded } from "../src/retrieval/tokens.ts"
+import * as Bpe from "../layers/tokens/TokenCounterBpe.ts"
 import * as Js from "../layers/tokens/TokenCounterJs.ts"
 import * as Wasm from "../layers/tokens/TokenCounterWasm.ts"
 import { candidate, healthy, query } from "../test/support/Fixtures.ts"
@@ -67,6 +69,7 @@ const cases: ReadonlyArray<[string, string]> = [
 ]
 
 const counters = [
+  ["bpe (TypeScript)", Bpe.counter, Bpe.exactCountUnsafe],
   ["wasm (tiktoken)", Wasm.counter, Wasm.exactCountUnsafe],
   ["js (js-tiktoken)", Js.counter, Js.exactCountUnsafe]
 ] as const
@@ -108,12 +111,12 @@ const realFiles = [
 ]
 const texts = realFiles.map((f) => readFileSync(f, "utf8"))
 const bytes = texts.reduce((sum, t) => sum + Buffer.byteLength(t), 0)
-let disagreements = 0
-for (const text of texts) if (Wasm.counter.count(text) !== Js.counter.count(text)) disagreements++
+const disagreements = (counter: (text: string) => number) => texts.filter((text) => counter(text) !== Wasm.counter.count(text)).length
 console.log("")
-console.log(`real files: ${texts.length} files, ${(bytes / 1048576).toFixed(2)} MiB; counts disagree on ${disagreements}`)
+console.log(`real files: ${texts.length} files, ${(bytes / 1048576).toFixed(2)} MiB; counts differ from wasm on ` +
+  `${disagreements(Bpe.counter.count)} (bpe) and ${disagreements(Js.counter.count)} (js)`)
 const mibPerSecond = (ms: number) => ((bytes / 1048576) / (ms / 1000)).toFixed(2)
-const exactEncoders = [["wasm (tiktoken)", Wasm.exactCountUnsafe], ["js (js-tiktoken)", Js.exactCountUnsafe]] as const
+const exactEncoders = [["bpe (TypeScript)", Bpe.exactCountUnsafe], ["wasm (tiktoken)", Wasm.exactCountUnsafe], ["js (js-tiktoken)", Js.exactCountUnsafe]] as const
 // Warm: the counter has seen these files (a long-lived process). Cold: a fresh piece memo every run
 // (a one-shot CLI call). Whole: the encoder on whole texts, no guard and no memo.
 for (const [name, exact] of exactEncoders) {
@@ -122,4 +125,19 @@ for (const [name, exact] of exactEncoders) {
   const cold = time(() => { const fresh = bounded(exact); for (const text of texts) fresh(text) })
   const whole = time(() => { for (const text of texts) exact(text) })
   console.log(`throughput ${name}: warm ${mibPerSecond(warm)} MiB/s, cold ${mibPerSecond(cold)} MiB/s, whole-text encoder ${mibPerSecond(whole)} MiB/s`)
+}
+
+// Start: loading a layer and counting one word in a fresh process, the price a one-shot CLI call
+// pays before its first count. The process's own start and the modules every layer shares (effect,
+// the guard) are excluded.
+const startScript = (module: string) =>
+  `await import("effect"); await import(${JSON.stringify(join(root, "src", "retrieval", "tokens.ts"))}); ` +
+  `const t = performance.now(); const m = await import(${JSON.stringify(module)}); m.counter.count("hello world"); ` +
+  `console.log(performance.now() - t)`
+console.log("")
+for (const [name, file] of [["bpe (TypeScript)", "TokenCounterBpe.ts"], ["wasm (tiktoken)", "TokenCounterWasm.ts"], ["js (js-tiktoken)", "TokenCounterJs.ts"]] as const) {
+  const module = join(root, "layers", "tokens", file)
+  const samples = Array.from({ length: 7 }, () =>
+    Number(execFileSync(process.execPath, ["--input-type=module", "-e", startScript(module)], { encoding: "utf8" })))
+  console.log(`start ${name}: median ${median(samples).toFixed(1)} ms over ${samples.length} fresh processes`)
 }

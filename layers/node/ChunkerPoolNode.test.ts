@@ -4,7 +4,7 @@ import { Effect } from "effect"
 import { Worker } from "node:worker_threads"
 import { inProcess } from "../../src/index/ChunkerPool.ts"
 import { counter as approximate } from "../tokens/TokenCounterApproximate.ts"
-import { counter as wasm } from "../tokens/TokenCounterWasm.ts"
+import { counter as pooledCounter } from "../tokens/TokenCounterDefault.ts"
 import { MIN_POOLED_BATCH, pool } from "./ChunkerPoolNode.ts"
 
 const section = (i: number) => `## Part ${i}\n\n${"The cache keeps entries for a day before the sweeper runs. ".repeat(1 + (i % 40))}\n`
@@ -21,8 +21,8 @@ describe("ChunkerPoolNode", () => {
   it.effect("chunkAll - a pooled batch gives exactly the chunks chunked in process, in request order, with progress", () =>
     Effect.gen(function*() {
       const progress: Array<number> = []
-      const pooled = yield* pool.chunkAll(requests, wasm, (done) => progress.push(done))
-      const local = yield* inProcess.chunkAll(requests, wasm)
+      const pooled = yield* pool.chunkAll(requests, pooledCounter, (done) => progress.push(done))
+      const local = yield* inProcess.chunkAll(requests, pooledCounter)
       assert.strictEqual(pooled.length, requests.length)
       assert.deepStrictEqual(pooled, local)
       assert.isTrue(pooled.every((chunks, i) => chunks.every((chunk) => chunk.path === requests[i]!.path)))
@@ -39,12 +39,12 @@ describe("ChunkerPoolNode", () => {
         return post.call(this, broken, ...rest)
       } as typeof post
       const progress: Array<number> = []
-      const pooled = yield* pool.chunkAll(requests, wasm, (done) => progress.push(done)).pipe(
+      const pooled = yield* pool.chunkAll(requests, pooledCounter, (done) => progress.push(done)).pipe(
         Effect.ensuring(Effect.sync(() => {
           Worker.prototype.postMessage = post
         }))
       )
-      assert.deepStrictEqual(pooled, yield* inProcess.chunkAll(requests, wasm))
+      assert.deepStrictEqual(pooled, yield* inProcess.chunkAll(requests, pooledCounter))
       assert.strictEqual(progress.at(-1), requests.length)
     }).pipe(Effect.provide(NodeCrypto.layerDigest)), 60_000)
 

@@ -1,12 +1,12 @@
 /**
  * Node backend of `ChunkerPool`: a large batch is shared between the calling thread and worker
- * threads (`SharedBatch`), as `AnalyzerPoolNode` does for discovery. Only the WebAssembly cl100k
+ * threads (`SharedBatch`), as `AnalyzerPoolNode` does for discovery. Only the default cl100k
  * counter crosses into a worker (a worker builds its own); a batch counted by any other counter,
  * or a small batch, is chunked in process.
  */
 import { Layer } from "effect"
 import { ChunkerPool, type ChunkerPoolShape, inProcess, PROGRESS_EVERY } from "../../src/index/ChunkerPool.ts"
-import { counter as wasmCounter } from "../tokens/TokenCounterWasm.ts"
+import { counter as defaultCounter } from "../tokens/TokenCounterDefault.ts"
 import { groupsOf, shareBatch } from "./SharedBatch.ts"
 
 /** Below this many files a batch is chunked in process: starting a worker costs more than it saves. */
@@ -16,7 +16,7 @@ export const MIN_POOLED_BATCH = 200
 const GROUP = 25
 
 const chunkAll: ChunkerPoolShape["chunkAll"] = (requests, counter, onProgress) => {
-  if (requests.length < MIN_POOLED_BATCH || counter.id !== wasmCounter.id) return inProcess.chunkAll(requests, counter, onProgress)
+  if (requests.length < MIN_POOLED_BATCH || counter.id !== defaultCounter.id) return inProcess.chunkAll(requests, counter, onProgress)
   const groups = groupsOf(requests, GROUP)
   // The progress callback keeps sizes only: it outlives the batch, whose texts must not.
   const sizes = groups.map((group) => group.length)

@@ -7,7 +7,7 @@ import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
 import { Effect } from "effect"
 import { parentPort } from "node:worker_threads"
 import { chunkFile, type ChunkFileInput } from "../../src/index/chunk/ChunkFile.ts"
-import { counter } from "../tokens/TokenCounterWasm.ts"
+import { counter } from "../tokens/TokenCounterDefault.ts"
 import { claim, type SharedGroups } from "./SharedBatch.ts"
 
 parentPort?.on("message", (batch: SharedGroups<ChunkFileInput, null>) => {

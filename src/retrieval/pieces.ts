@@ -16,7 +16,7 @@ const BREAK = 5
 
 const IS_LETTER = /^\p{L}$/u
 const IS_NUMBER = /^\p{N}$/u
-const IS_SPACE = /^\s$/u
+const IS_SPACE = /^\p{White_Space}$/u
 
 const classify = (codePoint: number): number => {
   if (codePoint === 0x0a || codePoint === 0x0d) return BREAK

@@ -13,9 +13,14 @@ import { pieceEnd } from "./pieces.ts"
 /** Longest piece counted exactly. A CPU protection, not a tunable: no request may raise it. */
 export const MAX_UNBROKEN_RUN_BYTES = 512
 
-/** cl100k_base's pre-tokeniser: how the encoder cuts text into pieces before merging bytes. */
+/**
+ * cl100k_base's pre-tokeniser: how the encoder cuts text into pieces before merging bytes. It is
+ * tiktoken's pattern with `\s` spelt `\p{White_Space}`, the class tiktoken's regex engine means by
+ * `\s`; JavaScript's `\s` also takes U+FEFF and leaves out U+0085, so a file that opens with a
+ * byte-order mark would otherwise be cut, and counted, differently.
+ */
 export const CL100K_PIECE_PATTERN =
-  "('s|'S|'t|'T|'re|'rE|'Re|'RE|'ve|'vE|'Ve|'VE|'m|'M|'ll|'lL|'Ll|'LL|'d|'D)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+"
+  "('s|'S|'t|'T|'re|'rE|'Re|'RE|'ve|'vE|'Ve|'VE|'m|'M|'ll|'lL|'Ll|'LL|'d|'D)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| ?[^\\p{White_Space}\\p{L}\\p{N}]+[\\r\\n]*|\\p{White_Space}*[\\r\\n]+|\\p{White_Space}+(?!\\P{White_Space})|\\p{White_Space}+"
 
 /**
  * A quick screen before a piece walk. A piece over 512 bytes has at least 129 code points (4 bytes
@@ -25,7 +30,7 @@ export const CL100K_PIECE_PATTERN =
  * over-long. (JSON has long non-space runs, so a plain non-space screen would walk every
  * serialised claim.)
  */
-const POSSIBLY_LONG_PIECE = /\p{L}{128,}|[^\s\p{L}\p{N}]{64,}|\s{64,}/u
+const POSSIBLY_LONG_PIECE = /\p{L}{128,}|[^\p{White_Space}\p{L}\p{N}]{64,}|\p{White_Space}{64,}/u
 
 /** UTF-8 length without allocating; a lone surrogate encodes as U+FFFD, 3 bytes. */
 export const utf8Length = (text: string): number => {

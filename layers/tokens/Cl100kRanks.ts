@@ -1,0 +1,118 @@
+/**
+ * cl100k_base's merge ranks, looked up by a stretch of bytes. The ranks ship with js-tiktoken as
+ * base64 tokens; this decodes them once into one byte buffer and an open-addressing table over
+ * FNV-1a hashes, so a lookup hashes and compares bytes in place and allocates nothing. Building it
+ * costs a few tens of milliseconds, a fraction of starting either encoder, which matters because a
+ * one-shot `cairn ask` pays it on every run.
+ */
+import cl100k from "js-tiktoken/ranks/cl100k_base"
+
+export interface RankTable {
+  /** The rank of the token spelt by `bytes[start, end)`, or -1 when no token is spelt so. */
+  readonly rankOf: (bytes: Uint8Array, start: number, end: number) => number
+}
+
+/** The shipped format: lines of `<label> <first rank> <base64 token> <base64 token> ...`. */
+export interface CompressedRanks {
+  readonly bpe_ranks: string
+}
+
+const BASE64_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+const SEXTET = new Int8Array(128).fill(-1)
+for (let i = 0; i < BASE64_ALPHABET.length; i++) SEXTET[BASE64_ALPHABET.charCodeAt(i)] = i
+
+const PAD = 0x3d
+
+const hashOf = (bytes: Uint8Array, start: number, end: number): number => {
+  let hash = 0x811c9dc5
+  for (let i = start; i < end; i++) hash = Math.imul(hash ^ bytes[i]!, 0x01000193)
+  return hash
+}
+
+/** Decode `ranks` into a table; throws on a malformed listing, which only a broken install could hold. */
+export const decode = (ranks: CompressedRanks): RankTable => {
+  const text = ranks.bpe_ranks
+  // Every four base64 characters spell at most three bytes, so this bounds the decoded size.
+  const spelling = new Uint8Array(Math.ceil(text.length * 0.75))
+  const starts: Array<number> = []
+  const rankList: Array<number> = []
+  let written = 0
+
+  const decodeToken = (from: number, to: number): void => {
+    let buffer = 0
+    let bits = 0
+    for (let cursor = from; cursor < to; cursor++) {
+      const code = text.charCodeAt(cursor)
+      if (code === PAD) continue
+      const sextet = code < 128 ? SEXTET[code]! : -1
+      if (sextet < 0) throw new Error(`cl100k ranks: not base64 at ${cursor}`)
+      buffer = ((buffer << 6) | sextet) & 0xffff
+      bits += 6
+      if (bits >= 8) {
+        bits -= 8
+        spelling[written++] = (buffer >> bits) & 0xff
+      }
+    }
+  }
+
+  const decodeLine = (from: number, to: number): void => {
+    const labelEnd = text.indexOf(" ", from)
+    if (labelEnd === -1 || labelEnd >= to) throw new Error(`cl100k ranks: line at ${from} has no first rank`)
+    let fieldEnd = text.indexOf(" ", labelEnd + 1)
+    if (fieldEnd === -1 || fieldEnd > to) fieldEnd = to
+    let rank = Number.parseInt(text.slice(labelEnd + 1, fieldEnd), 10)
+    if (!Number.isInteger(rank)) throw new Error(`cl100k ranks: line at ${from} has no first rank`)
+    for (let cursor = fieldEnd + 1; cursor < to; cursor = fieldEnd + 1) {
+      fieldEnd = text.indexOf(" ", cursor)
+      if (fieldEnd === -1 || fieldEnd > to) fieldEnd = to
+      starts.push(written)
+      rankList.push(rank++)
+      decodeToken(cursor, fieldEnd)
+    }
+  }
+
+  for (let position = 0; position < text.length;) {
+    let lineEnd = text.indexOf("\n", position)
+    if (lineEnd === -1) lineEnd = text.length
+    if (lineEnd > position) decodeLine(position, lineEnd)
+    position = lineEnd + 1
+  }
+  starts.push(written)
+
+  const tokens = rankList.length
+  let slots = 1
+  while (slots < tokens * 2) slots *= 2
+  const mask = slots - 1
+  // Each slot holds a token's index plus one; zero is empty.
+  const table = new Int32Array(slots)
+  const tokenStart = Int32Array.from(starts)
+  const tokenRank = Int32Array.from(rankList)
+  for (let token = 0; token < tokens; token++) {
+    let slot = hashOf(spelling, tokenStart[token]!, tokenStart[token + 1]!) & mask
+    while (table[slot] !== 0) slot = (slot + 1) & mask
+    table[slot] = token + 1
+  }
+
+  const spells = (token: number, bytes: Uint8Array, start: number, end: number): boolean => {
+    const from = tokenStart[token]!
+    if (tokenStart[token + 1]! - from !== end - start) return false
+    for (let i = 0; i < end - start; i++) if (spelling[from + i] !== bytes[start + i]) return false
+    return true
+  }
+
+  return {
+    rankOf: (bytes, start, end) => {
+      let slot = hashOf(bytes, start, end) & mask
+      for (let entry = table[slot]!; entry !== 0; entry = table[slot]!) {
+        if (spells(entry - 1, bytes, start, end)) return tokenRank[entry - 1]!
+        slot = (slot + 1) & mask
+      }
+      return -1
+    }
+  }
+}
+
+let shipped: RankTable | undefined
+
+/** The table of the ranks js-tiktoken ships, decoded on first use and kept for the process. */
+export const cl100kRanks = (): RankTable => (shipped ??= decode(cl100k))
