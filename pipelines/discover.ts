@@ -15,7 +15,7 @@ import * as Discover from "../src/discovery/Discover.ts"
 import * as Patch from "../src/discovery/Patch.ts"
 import type { ScanCache } from "../src/discovery/ScanCache.ts"
 import * as Unchanged from "../src/discovery/Unchanged.ts"
-import type { DiscoveryEvent } from "../src/discovery/Progress.ts"
+import type { DiscoveryEvent, Progress } from "../src/discovery/Progress.ts"
 import type { Listing } from "../src/discovery/Walk.ts"
 
 export interface DiscoverOptions {
@@ -28,6 +28,8 @@ export interface DiscoverOptions {
   readonly cache?: ScanCache | undefined
   /** A listing made just before under the same configuration (`unchangedSince` gives one). */
   readonly listing?: Listing | undefined
+  /** Hears the scan's progress after every file, as `discoverStream` streams it. */
+  readonly onProgress?: ((progress: Progress) => void) | undefined
 }
 
 const input = (options: DiscoverOptions): Discover.DiscoverInput => ({
@@ -39,7 +41,9 @@ const input = (options: DiscoverOptions): Discover.DiscoverInput => ({
 
 /** The snapshot of `root`. */
 export const discover = (options: DiscoverOptions): Effect.Effect<Snapshot, DiscoveryError, FileSystem.FileSystem> =>
-  Discover.discover(input(options)).pipe(
+  (options.onProgress === undefined
+    ? Discover.discover(input(options))
+    : Discover.discoverWith(input(options), (progress) => Effect.sync(() => options.onProgress!(progress)))).pipe(
     Effect.provide(SourceTreeNode.layer(options.root)),
     Effect.provide(NodeCrypto.layerDigest),
     Effect.provide(AnalyzerPoolNode.layer)

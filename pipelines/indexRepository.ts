@@ -16,6 +16,7 @@ import { unitsOf } from "../src/discovery/Assemble.ts"
 import { decodeText } from "../src/discovery/FileContent.ts"
 import type { DiscoveryConfig } from "../src/discovery/DiscoveryConfig.ts"
 import type { Patched } from "../src/discovery/Patch.ts"
+import type { Phase, Progress } from "../src/discovery/Progress.ts"
 import type { PreviousUnits } from "../src/discovery/Reuse.ts"
 import * as ScanCache from "../src/discovery/ScanCache.ts"
 import { scanFingerprint } from "../src/discovery/Unchanged.ts"
@@ -54,8 +55,12 @@ export interface IndexOptions {
 }
 
 export type IndexProgress =
+  /** The scan of the tree, reported after every file (see discovery's `Progress`). */
+  | { readonly _tag: "Scanning"; readonly phase: Phase; readonly done: number; readonly total: number }
   | { readonly _tag: "Discovered"; readonly files: number }
   | { readonly _tag: "Chunked"; readonly done: number; readonly total: number }
+  /** Chunks going into the index; `training` when the embedder is fitted meanwhile. */
+  | { readonly _tag: "Writing"; readonly chunks: number; readonly training: boolean }
   | { readonly _tag: "Embedding"; readonly chunks: number }
   | { readonly _tag: "Written" }
 
@@ -291,6 +296,7 @@ const scanSince = (options: {
    * the scan (a one-shot run that keeps nothing and does not retrain; see `patchSince`).
    */
   readonly patchable?: Effect.Effect<ReadonlyMap<string, string | null>, IndexWriteError> | undefined
+  readonly onProgress?: ((progress: IndexProgress) => void) | undefined
 }) =>
   Effect.gen(function*() {
     const { root, config, remembered, manifest } = options
@@ -310,11 +316,15 @@ const scanSince = (options: {
     const memo = remembered.memo === undefined ? undefined : { memo: remembered.memo, json: options.keepsCache !== true }
     const previous = options.rebuild === true ? undefined
       : options.previous ?? Option.getOrUndefined(yield* SnapshotFile.read(fs, path.join(cairnDir(path, root), "snapshot.json"), cache, memo))
-    const snapshot = yield* discover({ root, config, previous, cache, listing: verdict?.listing }).pipe(
+    const report = options.onProgress
+    const onProgress = report === undefined
+      ? undefined
+      : ({ done, phase, total }: Progress) => report({ _tag: "Scanning", phase, done, total })
+    const snapshot = yield* discover({ root, config, previous, cache, listing: verdict?.listing, onProgress }).pipe(
       Effect.catchDefect(() =>
         Effect.suspend(() => {
           cache = ScanCache.make()
-          return discover({ root, config, cache })
+          return discover({ root, config, cache, onProgress })
         })
       )
     )
@@ -511,7 +521,8 @@ const scanForIndex = (options: IndexOptions, progress: (event: IndexProgress) =>
       previous: memory?.snapshot,
       rebuild: options.rebuild,
       keepsCache: memory !== undefined,
-      patchable: memory === undefined && !retrain ? writer.noteHashes : undefined
+      patchable: memory === undefined && !retrain ? writer.noteHashes : undefined,
+      onProgress: progress
     })
     if ("patched" in scanned) return yield* patchedScan(options.root, scanned, { space: space!, fingerprint }, progress)
     if (!("snapshot" in scanned)) return scanned
@@ -606,6 +617,7 @@ const writeIndex = (options: IndexOptions, scan: Scan, progress: (event: IndexPr
     const memory = options.memory
     const { current, changed, deleted, space, retrain } = scan
     const chunks = yield* chunkNotes(options.root, changed, counter, progress)
+    progress({ _tag: "Writing", chunks: chunks.length, training: retrain })
     const content = {
       chunks,
       notes: changed.map((note) => ({ id: note, contentHash: current.get(note)! })),

@@ -1,45 +1,36 @@
 /**
  * `cairn index [--root DIR] [--rebuild]`: builds or refreshes the embedded index under
- * `<root>/.cairn/`, re-chunking only notes whose bytes moved. Progress goes to standard error
- * (redrawn in place on a terminal, a line per phase otherwise); the summary to standard output.
+ * `<root>/.cairn/`, re-chunking only notes whose bytes moved. Progress goes to standard error as
+ * the run goes (`IndexProgressView`); the summary to standard output.
  */
-import { Clock, Console, Duration, Effect, Stdio, Stream } from "effect"
+import { Cause, Clock, Console, Duration, Effect, Fiber, Queue, Stdio, Stream } from "effect"
 import { Command, Flag } from "effect/cli"
-import { type IndexProgress, type IndexReport, indexLayer, indexRepository } from "../indexRepository.ts"
+import { type IndexReport, indexLayer, indexRepository } from "../indexRepository.ts"
+import { indexProgressView } from "./IndexProgressView.ts"
 
-const write = (text: string) =>
-  Effect.gen(function*() {
-    const stdio = yield* Stdio.Stdio
-    yield* Stream.run(Stream.make(text), stdio.stderr({ endOnDone: false })).pipe(Effect.ignore)
-  })
-
-const describe = (event: IndexProgress): string => {
-  switch (event._tag) {
-    case "Discovered":
-      return `cairn: ${event.files} files to index`
-    case "Chunked":
-      return `cairn: chunked ${event.done}/${event.total} changed files`
-    case "Embedding":
-      return `cairn: embedding ${event.chunks} chunks`
-    case "Written":
-      return "cairn: written"
-  }
-}
-
-/** Index `root`, reporting progress on standard error; returns the report. */
+/**
+ * Index `root`, reporting progress on standard error as the run goes (`indexProgressView`);
+ * returns the report. The run hears progress in plain callbacks, so the lines pass through a queue
+ * to a fiber that writes them while the run works.
+ */
 export const runIndex = (root: string, rebuild: boolean) =>
   Effect.gen(function*() {
     const stdio = yield* Stdio.Stdio
-    const terminal = yield* stdio.stderrIsTerminal
-    const events: Array<IndexProgress> = []
+    const view = indexProgressView(yield* stdio.stderrIsTerminal)
+    const lines = yield* Queue.unbounded<string, Cause.Done>()
+    const writer = yield* Effect.forkChild(Stream.run(Stream.fromQueue(lines), stdio.stderr({ endOnDone: false })).pipe(Effect.ignore))
+    const show = (text: string | undefined): void => {
+      if (text !== undefined) Queue.offerUnsafe(lines, text)
+    }
     // The one clock read of an index run: the build time stamped on the manifest.
     const now = yield* Clock.currentTimeMillis
-    const report: IndexReport = yield* indexRepository({ root, now, rebuild, onProgress: (event) => events.push(event) }).pipe(
-      Effect.provide(indexLayer(root))
+    return yield* indexRepository({ root, now, rebuild, onProgress: (event) => show(view.next(event)) }).pipe(
+      Effect.provide(indexLayer(root)),
+      Effect.ensuring(Effect.suspend(() => {
+        show(view.finish())
+        return Effect.andThen(Queue.end(lines), Fiber.join(writer))
+      }))
     )
-    const lines = events.map(describe)
-    if (lines.length > 0) yield* write(terminal ? `\r${lines.at(-1)}\u001b[K\n` : `${lines.join("\n")}\n`)
-    return report
   })
 
 export const summarise = (report: IndexReport, seconds: number): string =>
