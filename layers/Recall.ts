@@ -22,7 +22,7 @@ export interface ReferenceOptions {
   readonly dense?: Reference.Dense
   /** RetrievalConfig overrides, validated. */
   readonly config?: unknown
-  /** Another counter (the approximate one for an ablation); the default is the exact WASM counter. */
+  /** Another counter (the approximate one for an ablation); the default is the exact cl100k counter. */
   readonly tokenCounter?: Layer.Layer<TokenCounter>
   /** Stage layers that replace the shipped ones (an ablation swaps a stage, e.g. `Dedup.layerOff`). */
   readonly stages?: StageLayer

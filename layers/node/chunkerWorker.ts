@@ -1,7 +1,7 @@
 /**
  * Worker-thread entry of `ChunkerPoolNode`: claims groups of files from the batch it shares with
  * the main thread (`SharedBatch`) and answers each group's chunks, which are plain data. The
- * counter is the WebAssembly cl100k counter, the only one the pool hands to workers.
+ * counter is the default cl100k counter, the only one the pool hands to workers.
  */
 import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
 import { Effect } from "effect"

@@ -1,6 +1,7 @@
 /**
- * cl100k_base through js-tiktoken, pure JavaScript: the fallback where WebAssembly is unwelcome.
- * Behind the bounded guard, and special-token text is counted as the plain text it is.
+ * cl100k_base through js-tiktoken, kept for comparison. Behind the bounded guard, and special-token
+ * text is counted as the plain text it is. It cuts pieces with JavaScript's `\s`, so on text holding
+ * U+FEFF or U+0085 it counts differently from tiktoken (see `CL100K_PIECE_PATTERN`).
  */
 import { Tiktoken } from "js-tiktoken/lite"
 import cl100k from "js-tiktoken/ranks/cl100k_base"
