@@ -41,6 +41,24 @@ describe("EmbedderSqlite", () => {
       assert.deepStrictEqual(yield* embedder.embed(texts), texts.map(ENCODER.embedOne))
     }))
 
+  it.effect("decodeModel - refuses a projection that is not the padded base64 of the right size", () =>
+    Effect.gen(function*() {
+      assert.deepStrictEqual(yield* Lsa.decodeModel(Lsa.encodeModel(MODEL)), MODEL)
+      const bad = [
+        `*${MODEL.projection.slice(1)}`,
+        // base64url's alphabet: a lenient decoder reads the same number of bytes from it.
+        `-_${MODEL.projection.slice(2)}`,
+        MODEL.projection.slice(0, -4),
+        `${MODEL.projection.slice(0, -4)}A=A=`,
+        `${MODEL.projection.slice(0, -4)}AA==`,
+        `${MODEL.projection.slice(0, -4)}A\nAA`
+      ]
+      for (const projection of bad) {
+        const decoded = yield* Effect.result(Lsa.decodeModel(Lsa.encodeModel({ ...MODEL, projection })))
+        assert.isTrue(decoded._tag === "Failure", projection.slice(-8))
+      }
+    }))
+
   it.effect("make - a model the file cannot restore fails as unavailable: none stored, an outside model, a missing or corrupt payload", () =>
     Effect.gen(function*() {
       const cases = [

@@ -42,8 +42,30 @@ const FORMAT = "cairn/lsa@1"
 
 const NOT_BASE64 = /[^A-Za-z0-9+/=]/
 
-/** The bytes a padded base64 text decodes to, or -1 when it is not one; checked without decoding it. */
+/**
+ * The bytes of a base64 text, decoded natively where the runtime can (Node's `Buffer`: under a
+ * millisecond for a 5 MB projection, where `atob` and a copy into bytes took 13 to 23 ms). Every
+ * refresh and every one-shot question that embeds restores the model, so this is on their path.
+ */
+const decodeBase64: (text: string) => Uint8Array = typeof Buffer === "function"
+  ? (text) => Buffer.from(text, "base64")
+  : (text) => {
+    const binary = atob(text)
+    const bytes = new Uint8Array(binary.length)
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
+    return bytes
+  }
+
+/**
+ * The bytes a padded base64 text decodes to, or -1 when it is not one. With `Buffer`, by decoding
+ * and encoding again (a text is base64 when it survives the round trip), faster than scanning it
+ * with a pattern; elsewhere by the pattern, without decoding.
+ */
 const base64Bytes = (text: string): number => {
+  if (typeof Buffer === "function") {
+    const bytes = Buffer.from(text, "base64")
+    return bytes.toString("base64") === text ? bytes.length : -1
+  }
   const padding = text.endsWith("==") ? 2 : text.endsWith("=") ? 1 : 0
   const padded = text.indexOf("=")
   if (text.length % 4 !== 0 || NOT_BASE64.test(text) || (padded !== -1 && padded !== text.length - padding)) return -1
@@ -84,17 +106,11 @@ const toBase64 = (values: Float32Array): string => {
 /** Whether this platform keeps a float's least significant byte first, as the model text does. */
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1
 
-/**
- * The floats of a base64 text already checked by the schema. `atob` and a view over the bytes
- * took 15 ms on a 5 MB projection where a JavaScript decoder and a float-by-float copy took 32 to
- * 54 ms, on the path of every refresh that restores the model.
- */
+/** The floats of a base64 text already checked by the schema: a view over the bytes where it can be. */
 const fromBase64 = (text: string): Float32Array => {
-  const binary = atob(text)
-  const bytes = new Uint8Array(binary.length)
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
-  if (LITTLE_ENDIAN) return new Float32Array(bytes.buffer, 0, bytes.length / 4)
-  const view = new DataView(bytes.buffer)
+  const bytes = decodeBase64(text)
+  if (LITTLE_ENDIAN && bytes.byteOffset % 4 === 0) return new Float32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4)
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   const out = new Float32Array(bytes.length / 4)
   for (let i = 0; i < out.length; i++) out[i] = view.getFloat32(i * 4, true)
   return out
