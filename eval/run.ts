@@ -6,6 +6,7 @@
 import { Duration, Effect, Exit, Layer, ManagedRuntime } from "effect"
 import * as ContextPack from "../src/domain/ContextPack.ts"
 import * as Recall from "../layers/Recall.ts"
+import * as TokenCounterDefault from "../layers/tokens/TokenCounterDefault.ts"
 import { recallTrace } from "../pipelines/recall.ts"
 import { anchored } from "./AnchoredClock.ts"
 import { pairedBootstrap, type PairedDelta } from "./bootstrap.ts"
@@ -149,7 +150,7 @@ export const runBench = Effect.fn("runBench")(function*(options: BenchOptions) {
         Effect.tap(() => Effect.sync(() => options.onProgress?.({ condition: condition.name, done: ++done, total: options.questions.length })))
       ), { concurrency })
     yield* Effect.promise(() => runtime.dispose())
-    const counterId = condition.options.tokenCounter === undefined ? "cl100k_base/wasm" : "approximate/4-chars-per-token (an estimate)"
+    const counterId = condition.options.tokenCounter === undefined ? TokenCounterDefault.counter.id : "approximate/4-chars-per-token (an estimate)"
     results.push({
       condition: condition.name,
       description: condition.description,
