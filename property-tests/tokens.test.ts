@@ -1,7 +1,8 @@
 /**
- * The bounded counter against the real encoders: never fewer tokens than js-tiktoken, equal to it
- * when no piece exceeds 512 bytes, and the WASM, TypeScript and js-tiktoken layers count identically.
- * The pre-tokeniser scanner cuts where the pattern cuts.
+ * The bounded counter against the real encoders: never fewer tokens than the WASM encoder (tiktoken
+ * itself), equal to it when no piece exceeds 512 bytes; the TypeScript layer counts as the WASM one;
+ * js-tiktoken does too on text without the two characters JavaScript's `\s` disagrees on. The
+ * pre-tokeniser scanner cuts where the pattern cuts.
  */
 import { assert, describe, it } from "@effect/vitest"
 import fc from "fast-check"
@@ -15,20 +16,36 @@ import { hostileText, prose } from "./arbitraries.ts"
 const RUNS = { numRuns: 200, seed: 20261130 }
 
 describe("bounded token counter", () => {
-  it("never counts fewer tokens than js-tiktoken, and equals it without an over-long piece", () => {
-    fc.assert(fc.property(hostileText, (text) => {
-      const exact = Js.exactCountUnsafe(text)
-      const guarded = Js.counter.count(text)
+  // Characters Unicode 17 assigned: this runtime's regular expressions know them as letters and
+  // numbers, the WASM build's older tables do not, so the two encoders cut them apart differently.
+  const UNICODE_17_ADDITIONS =
+    /[\u088f\u0c5c\u0cdc\ua7ce-\ua7f1\u{10940}-\u{10959}\u{10ec5}-\u{10ec7}\u{11db0}-\u{11def}\u{16ea0}-\u{16edf}\u{16ff2}-\u{16ff6}\u{187f8}-\u{187ff}\u{18d09}-\u{18dff}\u{1e6c0}-\u{1e6ff}\u{2b73a}-\u{2b73f}\u{2cea2}-\u{2ceaf}\u{323b0}-\u{3347f}]/u
+
+  it("the default counter never counts fewer tokens than the WASM encoder, and equals it without an over-long piece", () => {
+    fc.assert(fc.property(hostileText.filter((t) => !UNICODE_17_ADDITIONS.test(t)), (text) => {
+      const exact = Wasm.exactCountUnsafe(text)
+      const guarded = Bpe.counter.count(text)
       if (hasOverlongPiece(text)) assert.isAtLeast(guarded, exact)
       else assert.strictEqual(guarded, exact)
     }), RUNS)
   })
 
-  it("the WASM and JavaScript layers count identically", () => {
-    fc.assert(fc.property(fc.oneof(prose, fc.string({ unit: "grapheme", maxLength: 300 }), fc.string({ unit: "binary", maxLength: 300 })), (text) => {
+  // js-tiktoken cuts with JavaScript's `\s`, which takes U+FEFF and leaves out U+0085.
+  const JS_WHITE_SPACE_ONLY = /[\ufeff\u0085]/
+
+  it("the WASM and js-tiktoken layers count identically on text without U+FEFF or U+0085", () => {
+    const text = fc.oneof(prose, fc.string({ unit: "grapheme", maxLength: 300 }), fc.string({ unit: "binary", maxLength: 300 }))
+    fc.assert(fc.property(text.filter((t) => !JS_WHITE_SPACE_ONLY.test(t) && !UNICODE_17_ADDITIONS.test(t)), (text) => {
       assert.strictEqual(Wasm.counter.count(text), Js.counter.count(text))
       assert.strictEqual(Wasm.exactCountUnsafe(text), Js.exactCountUnsafe(text))
     }), RUNS)
+  })
+
+  it("js-tiktoken parts from tiktoken on a byte-order mark, the default counter does not", () => {
+    for (const text of ["\ufeff\ufeff\ufeff#", "\ufeff# Title\u0085next"]) {
+      assert.strictEqual(Bpe.counter.count(text), Wasm.exactCountUnsafe(text))
+    }
+    assert.notStrictEqual(Js.exactCountUnsafe("\ufeff\ufeff\ufeff#"), Wasm.exactCountUnsafe("\ufeff\ufeff\ufeff#"))
   })
 
   // Characters where the pattern's alternatives meet: contractions, white space of each kind,
@@ -39,11 +56,6 @@ describe("bounded token counter", () => {
       "<|endoftext|>"),
     maxLength: 40
   })
-
-  // Characters Unicode 17 assigned: this runtime's regular expressions know them as letters and
-  // numbers, the WASM build's older tables do not, so the two encoders cut them apart differently.
-  const UNICODE_17_ADDITIONS =
-    /[\u088f\u0c5c\u0cdc\ua7ce-\ua7f1\u{10940}-\u{10959}\u{10ec5}-\u{10ec7}\u{11db0}-\u{11def}\u{16ea0}-\u{16edf}\u{16ff2}-\u{16ff6}\u{187f8}-\u{187ff}\u{18d09}-\u{18dff}\u{1e6c0}-\u{1e6ff}\u{2b73a}-\u{2b73f}\u{2cea2}-\u{2ceaf}\u{323b0}-\u{3347f}]/u
 
   it("the TypeScript layer counts as the WASM encoder", () => {
     const text = fc.oneof(prose, hostileText, seams, fc.string({ unit: "grapheme", maxLength: 300 }), fc.string({ unit: "binary", maxLength: 300 }))

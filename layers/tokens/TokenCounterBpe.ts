@@ -1,10 +1,10 @@
 /**
  * cl100k_base counted in TypeScript: text cut into the pre-tokeniser's pieces (`pieceEnd`), each
  * piece's UTF-8 bytes merged pair by pair over the shipped ranks (`Cl100kRanks`), lowest rank first
- * and leftmost on a tie, as tiktoken merges. Its counts equal both encoders' (the tests compare them
- * over this repository's files). It is the default because it starts in a few tens of milliseconds
- * where the WebAssembly encoder takes over a hundred, and a one-shot `cairn ask` pays the start on
- * every run.
+ * and leftmost on a tie, as tiktoken merges. Its counts equal the WebAssembly encoder's, which is
+ * tiktoken itself (the tests compare them over this repository's files and generated text). It is
+ * the default because it starts in a few tens of milliseconds where the WebAssembly encoder takes
+ * over a hundred, and a one-shot `cairn ask` pays the start on every run.
  */
 import { Layer } from "effect"
 import { TokenCounter, type TokenCounterShape } from "../../src/ports/TokenCounter.ts"
