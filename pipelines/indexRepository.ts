@@ -529,7 +529,7 @@ const scanForIndex = (options: IndexOptions, progress: (event: IndexProgress) =>
     const { snapshot, cache, previous } = scanned
 
     const current = notesOf(snapshot)
-    progress({ _tag: "Discovered", files: current.size })
+    yield* reported(progress, { _tag: "Discovered", files: current.size })
     // What the index holds per note: this process's last snapshot says it when the index holds that build.
     const stored: ReadonlyMap<string, string | null> = memory?.snapshot !== undefined && manifest?.snapshotHash === memory.snapshot.contentHash
       ? notesOf(memory.snapshot)
@@ -567,7 +567,7 @@ const patchedScan = (
 ) =>
   Effect.gen(function*() {
     const { patched, stored, cache, indexed, current } = scanned
-    progress({ _tag: "Discovered", files: current.size })
+    yield* reported(progress, { _tag: "Discovered", files: current.size })
     const from: Array<string> = []
     const edges: Array<NoteEdge> = []
     const noteOf = (id: string): string | undefined => {
@@ -609,6 +609,13 @@ export const indexRepository = Effect.fn("indexRepository")(function*(options: I
   }))
 }, (effect) => Effect.provide(effect, NodeCrypto.layerDigest))
 
+/**
+ * Reports `event`, then lets other fibers run: a listener that writes progress on a fiber of its
+ * own (the CLI) would otherwise see the event only after the long synchronous step that follows.
+ */
+const reported = (progress: (event: IndexProgress) => void, event: IndexProgress) =>
+  Effect.andThen(Effect.sync(() => progress(event)), Effect.yieldNow)
+
 /** Chunks, embeds and writes what the scan found, then puts the scan's files in place. */
 const writeIndex = (options: IndexOptions, scan: Scan, progress: (event: IndexProgress) => void) =>
   Effect.gen(function*() {
@@ -617,7 +624,6 @@ const writeIndex = (options: IndexOptions, scan: Scan, progress: (event: IndexPr
     const memory = options.memory
     const { current, changed, deleted, space, retrain } = scan
     const chunks = yield* chunkNotes(options.root, changed, counter, progress)
-    progress({ _tag: "Writing", chunks: chunks.length, training: retrain })
     const content = {
       chunks,
       notes: changed.map((note) => ({ id: note, contentHash: current.get(note)! })),
@@ -632,6 +638,7 @@ const writeIndex = (options: IndexOptions, scan: Scan, progress: (event: IndexPr
     let embedded: number
     let summary: WriteSummary
     if (retrain) {
+      yield* reported(progress, { _tag: "Writing", chunks: chunks.length, training: true })
       const training = yield* Training
       summary = yield* Effect.scoped(Effect.gen(function*() {
         const run = yield* training.start(trainingSample(chunks).map((chunk) => chunk.text))
@@ -673,8 +680,9 @@ const writeIndex = (options: IndexOptions, scan: Scan, progress: (event: IndexPr
         const known = existing.get(chunk.id)
         return known === undefined || !known.embedded || known.contentSha !== chunk.contentSha
       })
-      progress({ _tag: "Embedding", chunks: toEmbed.length })
+      yield* reported(progress, { _tag: "Embedding", chunks: toEmbed.length })
       const entries = toEmbed.map((chunk) => ({ chunkId: chunk.id as ChunkId, vector: restored.embedOne(chunk.text) }))
+      yield* reported(progress, { _tag: "Writing", chunks: chunks.length, training: false })
       summary = yield* writer.write({
         ...content,
         vectors: { model: { id: space!.modelId, version: space!.version, dimension: space!.dimension }, entries }

@@ -86,5 +86,17 @@ describe("runIndex", () => {
       ])
       assert.isFalse(written[0]!.committed)
       assert.isTrue(committed())
+
+      // A refresh embeds the one moved file with the stored model, then writes it.
+      written.length = 0
+      writeFileSync(join(root, "docs/page-7.md"), "# Page 7\n\nThe dispatcher now retries page 7 three times.\n")
+      yield* runIndex(root, false).pipe(Effect.provide(stdio))
+      assert.deepStrictEqual(written.map(({ text }) => text), [
+        "cairn: 30 files to index\n",
+        "cairn: chunked 1/1 changed files\n",
+        "cairn: embedding 1 chunks\n",
+        "cairn: writing 1 chunks\n",
+        "cairn: written\n"
+      ])
     }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)), 60_000)
 })
