@@ -59,7 +59,9 @@ const decodeBase64: (text: string) => Uint8Array = typeof Buffer === "function"
 /**
  * The bytes a padded base64 text decodes to, or -1 when it is not one. With `Buffer`, by decoding
  * and encoding again (a text is base64 when it survives the round trip), faster than scanning it
- * with a pattern; elsewhere by the pattern, without decoding.
+ * with a pattern; elsewhere by the pattern, without decoding. The round trip also refuses base64
+ * whose last character carries stray bits, which the pattern lets through; `encodeModel` never
+ * writes such text.
  */
 const base64Bytes = (text: string): number => {
   if (typeof Buffer === "function") {
