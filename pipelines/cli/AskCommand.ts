@@ -7,6 +7,7 @@
 import { Console, Effect, Layer, Option, Schema, Stdio, Stream } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import * as ContextPack from "../../src/domain/ContextPack.ts"
+import { FACTORS, type ScoreComponents } from "../../src/domain/ScoreComponents.ts"
 import * as Embedded from "../../layers/Embedded.ts"
 import { recall } from "../recall.ts"
 import { countChanges, reportingChanges } from "../staleness.ts"
@@ -26,11 +27,24 @@ const readStdin = Effect.gen(function*() {
   return new TextDecoder().decode(Buffer.concat(chunks.map((c) => Buffer.from(c)))).trim()
 })
 
+const significant = (x: number): number => Number(x.toPrecision(4))
+
+/** The wire name of a component, as `--json` spells it. */
+const wireName = (name: string): string => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)
+
+/** `--explain`'s account of a claim's score: its base, then every factor that moved it. */
+const scoreLine = (components: ScoreComponents): string => {
+  const base = components.rerank === null ? `rrf ${significant(components.rrf)}` : `rerank ${significant(components.rerank)}`
+  const moved = FACTORS.filter((factor) => components[factor] !== 1).map((factor) => `${wireName(factor)} ${significant(components[factor])}`)
+  return `   score = ${[base, ...moved].join(" × ")}${moved.length < FACTORS.length ? " (other factors 1)" : ""}`
+}
+
 const claimLine = (claim: ContextPack.Claim, i: number): string => {
   const body = claim.text.split("\n").slice(1).join("\n").trim()
   const flags = [claim.kind, claim.status !== "current" ? claim.status : undefined, claim.truncated === true ? "truncated" : undefined]
     .filter((f) => f !== undefined).join(", ")
-  return `${i + 1}. ${claim.ref}  (score ${claim.score}, ${flags})\n${body.split("\n").map((line) => `   ${line}`).join("\n")}`
+  const explained = claim.components === undefined ? "" : `\n${scoreLine(claim.components)}`
+  return `${i + 1}. ${claim.ref}  (score ${claim.score}, ${flags})${explained}\n${body.split("\n").map((line) => `   ${line}`).join("\n")}`
 }
 
 /** The pack for people: claims with refs, conflicts, gaps and the budget. */

@@ -51,6 +51,13 @@ describe("cairn CLI", () => {
         assert.isAtMost(hostilePack.usedTokens, hostilePack.budgetTokens)
         assert.isBelow(Date.now() - started, 60_000)
       }
+      // For people, --explain accounts for each claim's score and times each stage.
+      const explained = run(["ask", "how is the token budget enforced?", "--root", root, "--explain", "--no-refresh"])
+      assert.strictEqual(explained.status, 0, explained.stderr)
+      assert.match(explained.stdout, /^1\. docs\/budget\.md:\S+ {2}\(score [\d.e-]+, note\)\n {3}score = rrf [\d.e-]+( × [a-z_]+ [\d.e-]+)*( \(other factors 1\))?\n/)
+      assert.match(explained.stdout, /\ntimings \(ms\): intent [\d.]+, legs /)
+      assert.notMatch(run(["ask", "how is the token budget enforced?", "--root", root, "--no-refresh"]).stdout, /score = /)
+
       const empty = run(["ask", "", "--root", root, "--json", "--no-refresh"])
       assert.strictEqual(empty.status, 0, empty.stderr)
       assert.isAbove(ContextPack.decodeWireSync(JSON.parse(empty.stdout)).gaps.length, 0)
