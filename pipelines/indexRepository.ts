@@ -22,6 +22,7 @@ import * as ScanCache from "../src/discovery/ScanCache.ts"
 import { scanFingerprint } from "../src/discovery/Unchanged.ts"
 import type { Listing } from "../src/discovery/Walk.ts"
 import { type ChunkFileInput, CODE_EXTENSIONS, MARKDOWN_EXTENSIONS } from "../src/index/chunk/ChunkFile.ts"
+import * as ChunkingConfig from "../src/index/chunk/ChunkingConfig.ts"
 import { ChunkerPool } from "../src/index/ChunkerPool.ts"
 import { Training } from "../src/index/Training.ts"
 import type { TextEncoderModel } from "../src/index/HashingEmbedder.ts"
@@ -49,6 +50,11 @@ export interface IndexOptions {
   /** Rebuild from scratch: every note re-chunked, the embedder retrained, the index replaced. */
   readonly rebuild?: boolean
   readonly discovery?: Partial<DiscoveryConfig>
+  /**
+   * The chunk token target and the agent author patterns (checked; an unknown key or a value out of
+   * range fails with `InvalidInput`). An index built under other settings is rebuilt.
+   */
+  readonly chunking?: ChunkingConfig.ChunkingConfig | undefined
   readonly onProgress?: (event: IndexProgress) => void
   /** Carried across runs by a long-lived process (see indexMemory.ts); a one-shot run reads `.cairn/`. */
   readonly memory?: IndexMemory
@@ -251,6 +257,7 @@ const chunkNotes = (
   root: string,
   notes: ReadonlyArray<string>,
   counter: TokenCounterShape,
+  chunking: ChunkingConfig.ChunkingConfig,
   progress: (event: IndexProgress) => void
 ) =>
   Effect.gen(function*() {
@@ -265,7 +272,7 @@ const chunkNotes = (
       requests.push({ path: note, text, ...(blame === undefined ? {} : { history: blame }) })
     }
     const chunker = yield* ChunkerPool
-    const chunks: Array<Chunk> = (yield* chunker.chunkAll(requests, counter, (done) => progress({ _tag: "Chunked", done, total: notes.length }))).flat()
+    const chunks: Array<Chunk> = (yield* chunker.chunkAll(requests, counter, (done) => progress({ _tag: "Chunked", done, total: notes.length }), chunking)).flat()
     return chunks
   })
 
@@ -492,8 +499,14 @@ interface Scan {
   readonly kept: { readonly snapshot: Snapshot; readonly cache: ScanCache.ScanCache; readonly fingerprint: string } | undefined
 }
 
+/** A run's chunking settings, checked, and what the index records of them. */
+interface ChunkingSettings {
+  readonly config: ChunkingConfig.ChunkingConfig
+  readonly fingerprint: string
+}
+
 /** The scan of an index run, or the manifest when there is nothing to do. */
-const scanForIndex = (options: IndexOptions, progress: (event: IndexProgress) => void) =>
+const scanForIndex = (options: IndexOptions, chunking: ChunkingSettings, progress: (event: IndexProgress) => void) =>
   Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path
@@ -511,7 +524,9 @@ const scanForIndex = (options: IndexOptions, progress: (event: IndexProgress) =>
       : yield* ScanCacheFile.read(fs, path.join(cairnDir(path, options.root), "scan-cache.json"))
     const manifest = yield* writer.manifest
     const space = yield* writer.vectorSpaceHeader
-    const retrain = options.rebuild === true || space === undefined || space.modelId !== LSA_MODEL_ID
+    // Chunks made under other chunking settings are not these settings' chunks: start over.
+    const rechunk = manifest !== undefined && (yield* writer.builtUnder) !== chunking.fingerprint
+    const retrain = options.rebuild === true || rechunk || space === undefined || space.modelId !== LSA_MODEL_ID
     const scanned = yield* scanSince({
       root: options.root,
       config,
@@ -519,7 +534,7 @@ const scanForIndex = (options: IndexOptions, progress: (event: IndexProgress) =>
       remembered,
       manifest,
       previous: memory?.snapshot,
-      rebuild: options.rebuild,
+      rebuild: options.rebuild === true || rechunk,
       keepsCache: memory !== undefined,
       patchable: memory === undefined && !retrain ? writer.noteHashes : undefined,
       onProgress: progress
@@ -603,9 +618,11 @@ export const indexRepository = Effect.fn("indexRepository")(function*(options: I
   yield* requireDirectory(fs, options.root)
   const progress = options.onProgress ?? (() => {})
   // The scan's staged files live in this scope: committed by the write, removed on the way out.
+  const config = yield* ChunkingConfig.decode(options.chunking)
+  const chunking: ChunkingSettings = { config, fingerprint: ChunkingConfig.fingerprint(config) }
   return yield* Effect.scoped(Effect.gen(function*() {
-    const scan = yield* scanForIndex(options, progress)
-    return "current" in scan ? yield* writeIndex(options, scan, progress) : upToDateReport(scan)
+    const scan = yield* scanForIndex(options, chunking, progress)
+    return "current" in scan ? yield* writeIndex(options, chunking, scan, progress) : upToDateReport(scan)
   }))
 }, (effect) => Effect.provide(effect, NodeCrypto.layerDigest))
 
@@ -617,19 +634,19 @@ const reported = (progress: (event: IndexProgress) => void, event: IndexProgress
   Effect.andThen(Effect.sync(() => progress(event)), Effect.yieldNow)
 
 /** Chunks, embeds and writes what the scan found, then puts the scan's files in place. */
-const writeIndex = (options: IndexOptions, scan: Scan, progress: (event: IndexProgress) => void) =>
+const writeIndex = (options: IndexOptions, chunking: ChunkingSettings, scan: Scan, progress: (event: IndexProgress) => void) =>
   Effect.gen(function*() {
     const writer = yield* IndexWriter
     const counter = yield* TokenCounter
     const memory = options.memory
     const { current, changed, deleted, space, retrain } = scan
-    const chunks = yield* chunkNotes(options.root, changed, counter, progress)
+    const chunks = yield* chunkNotes(options.root, changed, counter, chunking.config, progress)
     const content = {
       chunks,
       notes: changed.map((note) => ({ id: note, contentHash: current.get(note)! })),
       deleteNotes: deleted,
       relations: scan.relations,
-      manifest: { snapshotHash: scan.snapshotHash, builtAt: new Date(options.now).toISOString() }
+      manifest: { snapshotHash: scan.snapshotHash, builtAt: new Date(options.now).toISOString(), chunking: chunking.fingerprint }
     }
     // Embeddings. A retrain fits the latent semantic model on a sample of the chunks, while the
     // chunks are written, then embeds them all; an incremental run embeds only chunks whose text the

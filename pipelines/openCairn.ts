@@ -11,6 +11,7 @@ import * as Embedded from "../layers/Embedded.ts"
 import * as IndexMemory from "./indexMemory.ts"
 import { indexLayer, type IndexReport, indexRepository, pendingChanges, type PendingChanges, saveIndexMemory } from "./indexRepository.ts"
 import { recall as recallEffect } from "./recall.ts"
+import type { ChunkingConfig } from "../src/index/chunk/ChunkingConfig.ts"
 import type { RecallOptions } from "./api.ts"
 import { settle } from "./settle.ts"
 
@@ -18,6 +19,11 @@ export interface OpenOptions {
   readonly root: string
   /** RetrievalConfig overrides, validated when the index is opened. */
   readonly config?: unknown
+  /**
+   * The chunk token target and the agent author patterns (`ChunkingConfig`), validated at each
+   * refresh; an index built under other settings is rebuilt by the next refresh.
+   */
+  readonly chunking?: ChunkingConfig | undefined
   /** Refresh the index before the first question (default true). */
   readonly refreshOnOpen?: boolean
 }
@@ -40,7 +46,7 @@ export const openCairn = async (options: OpenOptions): Promise<Cairn> => {
   const reindex = () =>
     settle(platform.runPromiseExit(Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
-      return yield* indexRepository({ root: options.root, now, memory }).pipe(Effect.provide(indexLayer(options.root)))
+      return yield* indexRepository({ root: options.root, now, memory, chunking: options.chunking }).pipe(Effect.provide(indexLayer(options.root)))
     })))
   if (options.refreshOnOpen !== false) await reindex()
   // The recall layers are rebuilt after a refresh, so a retrained embedder is picked up.

@@ -6,6 +6,7 @@ import { inProcess } from "../../src/index/ChunkerPool.ts"
 import { counter as approximate } from "../tokens/TokenCounterApproximate.ts"
 import { counter as pooledCounter } from "../tokens/TokenCounterDefault.ts"
 import { MIN_POOLED_BATCH, pool } from "./ChunkerPoolNode.ts"
+import type { GroupAnswer, SharedGroups } from "./SharedBatch.ts"
 
 const section = (i: number) => `## Part ${i}\n\n${"The cache keeps entries for a day before the sweeper runs. ".repeat(1 + (i % 40))}\n`
 const requests = Array.from({ length: MIN_POOLED_BATCH + 41 }, (_, i) =>
@@ -46,6 +47,32 @@ describe("ChunkerPoolNode", () => {
       )
       assert.deepStrictEqual(pooled, yield* inProcess.chunkAll(requests, pooledCounter))
       assert.strictEqual(progress.at(-1), requests.length)
+    }).pipe(Effect.provide(NodeCrypto.layerDigest)), 60_000)
+
+  it.effect("chunkAll - the workers chunk under the caller's settings, as the calling thread does", () =>
+    Effect.gen(function*() {
+      const settings = { targetTokens: 64, agentPatterns: ["ada@"] }
+      const pooled = yield* pool.chunkAll(requests, pooledCounter, undefined, settings)
+      assert.deepStrictEqual(pooled, yield* inProcess.chunkAll(requests, pooledCounter, undefined, settings))
+      const byDefault = yield* inProcess.chunkAll(requests, pooledCounter)
+      assert.isAbove(pooled.flat().length, byDefault.flat().length)
+      // Every code file's author is Ada, whom the settings name an agent.
+      assert.isTrue(pooled.flat().filter((chunk) => chunk.path.endsWith(".ts")).every((chunk) => chunk.provenance.authorKind === "agent"))
+      assert.isTrue(byDefault.flat().filter((chunk) => chunk.path.endsWith(".ts")).every((chunk) => chunk.provenance.authorKind === "human"))
+
+      // The calling thread may claim every group before a worker starts, so a worker is also asked alone.
+      const worker = new Worker(new URL("./chunkerWorker.ts", import.meta.url))
+      const groups = [requests.slice(0, 20), requests.slice(20, 41)]
+      const answers = yield* Effect.promise(() =>
+        new Promise<Array<GroupAnswer<ReadonlyArray<unknown>>>>((resolve) => {
+          const received: Array<GroupAnswer<ReadonlyArray<unknown>>> = []
+          worker.on("message", (answer: GroupAnswer<ReadonlyArray<unknown>>) => {
+            if (answer.id === -1) resolve(received)
+            else received.push(answer)
+          })
+          worker.postMessage({ groups, next: new SharedArrayBuffer(4), context: settings } satisfies SharedGroups<unknown, typeof settings>)
+        })).pipe(Effect.ensuring(Effect.promise(() => worker.terminate())))
+      assert.deepStrictEqual(answers.sort((a, b) => a.id - b.id).flatMap((answer) => answer.results), pooled.slice(0, 41))
     }).pipe(Effect.provide(NodeCrypto.layerDigest)), 60_000)
 
   it.effect("chunkAll - a batch counted by another counter stays in process and counts by that counter", () =>

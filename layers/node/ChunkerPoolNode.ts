@@ -15,8 +15,8 @@ export const MIN_POOLED_BATCH = 200
 /** Files per group: small enough that the main thread's turns stay short. */
 const GROUP = 25
 
-const chunkAll: ChunkerPoolShape["chunkAll"] = (requests, counter, onProgress) => {
-  if (requests.length < MIN_POOLED_BATCH || counter.id !== defaultCounter.id) return inProcess.chunkAll(requests, counter, onProgress)
+const chunkAll: ChunkerPoolShape["chunkAll"] = (requests, counter, onProgress, chunking) => {
+  if (requests.length < MIN_POOLED_BATCH || counter.id !== defaultCounter.id) return inProcess.chunkAll(requests, counter, onProgress, chunking)
   const groups = groupsOf(requests, GROUP)
   // The progress callback keeps sizes only: it outlives the batch, whose texts must not.
   const sizes = groups.map((group) => group.length)
@@ -26,8 +26,9 @@ const chunkAll: ChunkerPoolShape["chunkAll"] = (requests, counter, onProgress) =
   return shareBatch({
     worker: new URL("./chunkerWorker.ts", import.meta.url),
     groups,
-    context: null,
-    local: (group) => inProcess.chunkAll(group, counter),
+    // The settings go to the workers with the batch: plain data, as the requests are.
+    context: chunking ?? {},
+    local: (group) => inProcess.chunkAll(group, counter, undefined, chunking),
     onGroup: (id) => {
       done += sizes[id]!
       if (done - reported >= PROGRESS_EVERY || done === total) {

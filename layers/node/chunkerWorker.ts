@@ -7,13 +7,14 @@ import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
 import { Effect } from "effect"
 import { parentPort } from "node:worker_threads"
 import { chunkFile, type ChunkFileInput } from "../../src/index/chunk/ChunkFile.ts"
+import type { ChunkingConfig } from "../../src/index/chunk/ChunkingConfig.ts"
 import { counter } from "../tokens/TokenCounterDefault.ts"
 import { claim, type SharedGroups } from "./SharedBatch.ts"
 
-parentPort?.on("message", (batch: SharedGroups<ChunkFileInput, null>) => {
+parentPort?.on("message", (batch: SharedGroups<ChunkFileInput, ChunkingConfig>) => {
   const work = Effect.gen(function*() {
     for (let id = claim(batch.next); id < batch.groups.length; id = claim(batch.next)) {
-      const results = yield* Effect.forEach(batch.groups[id]!, (request) => chunkFile(request, { count: counter.count }))
+      const results = yield* Effect.forEach(batch.groups[id]!, (request) => chunkFile(request, { ...batch.context, count: counter.count }))
       parentPort!.postMessage({ id, results })
     }
     parentPort!.postMessage({ id: -1, results: [] })

@@ -9,7 +9,7 @@ import { softwareChunks } from "../reference/fixtures/SoftwareNotes.ts"
 import * as Database from "./Database.ts"
 import { DatabaseError } from "./DatabaseError.ts"
 import * as LexicalIndexSqlite from "./LexicalIndexSqlite.ts"
-import { APPLICATION_ID, SCHEMA_VERSION } from "./Schema.ts"
+import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from "./Schema.ts"
 import { coldBuild, MANIFEST, openSeeded, tempDir, write } from "./testing/Fixtures.ts"
 
 const READER = NodePath.join(import.meta.dirname, "testing", "readIndex.ts")
@@ -55,6 +55,28 @@ describe("Database", () => {
       db.close()
       const readOnly = yield* refusal({ path, readOnly: true })
       assert.strictEqual(readOnly.reason, "schema_too_new")
+    }))
+
+  it.effect("open - a version-1 file is read as it is, and migrated in place by a writer, its rows kept", () =>
+    Effect.gen(function*() {
+      const path = NodePath.join(yield* tempDir, "index.sqlite")
+      const old = new DatabaseSync(path)
+      MIGRATIONS[0]!(old)
+      old.exec(`PRAGMA application_id = ${APPLICATION_ID}; PRAGMA user_version = 1`)
+      old.exec("INSERT INTO manifest (key, generation, snapshot_hash, built_at, chunk_count, embedded_count, note_count, relation_count) VALUES (1, 3, 'abc', '2026-01-01T00:00:00Z', 0, 0, 0, 0)")
+      old.close()
+      const columns = (db: DatabaseSync) => (db.prepare("SELECT name FROM pragma_table_info('manifest')").all() as Array<{ name: string }>).map((row) => row.name)
+      // A reader neither migrates nor needs the new column.
+      const reader = yield* Effect.scoped(Effect.map(Database.open({ path, readOnly: true }), ({ connection }) => ({
+        version: pragma(connection, "user_version"),
+        columns: columns(connection)
+      })))
+      assert.strictEqual(reader.version, 1)
+      assert.notInclude(reader.columns, "chunking")
+      const { connection } = yield* Database.open({ path })
+      assert.strictEqual(pragma(connection, "user_version"), SCHEMA_VERSION)
+      assert.include(columns(connection), "chunking")
+      assert.deepStrictEqual(connection.prepare("SELECT generation, snapshot_hash, chunking FROM manifest").get(), { generation: 3, snapshot_hash: "abc", chunking: null })
     }))
 
   it.effect("open - refuses what is not a cairn index: another application's database, another application id, bytes that are no database", () =>

@@ -4,6 +4,7 @@ import { spawn } from "node:child_process"
 import * as NodePath from "node:path"
 import type { DatabaseSync } from "node:sqlite"
 import type { Chunk, ChunkId } from "../../src/domain/Chunk.ts"
+import * as ChunkingConfig from "../../src/index/chunk/ChunkingConfig.ts"
 import type { NoteEdge } from "../../src/ports/GraphStore.ts"
 import { softwareChunks } from "../reference/fixtures/SoftwareNotes.ts"
 import * as Database from "./Database.ts"
@@ -309,15 +310,29 @@ describe("IndexWriter", () => {
       const notes = new Set(CHUNKS.slice(0, 30).map((chunk) => chunk.noteId)).size
       assert.deepStrictEqual({ ...first }, {
         key: 1, generation: 1, snapshot_hash: "snapshot-1", built_at: BUILT_AT, chunk_count: 30, embedded_count: 30,
-        note_count: notes, relation_count: 3, embedder_id: "test/a", embedder_version: "1"
+        note_count: notes, relation_count: 3, embedder_id: "test/a", embedder_version: "1", chunking: null
       })
-      const summary = yield* write(database, coldBuild(CHUNKS.slice(200, 205), { manifest: { snapshotHash: "snapshot-9", builtAt: "2025-04-01T00:00:00+02:00" } }))
+      const summary = yield* write(database, coldBuild(CHUNKS.slice(200, 205), { manifest: { snapshotHash: "snapshot-9", builtAt: "2025-04-01T00:00:00+02:00", chunking: "{\"targetTokens\":200}" } }))
       assert.deepStrictEqual(
         [summary.generation, summary.chunkCount, summary.embeddedCount, summary.relationCount, summary.chunksWritten, summary.chunksDeleted],
         [2, 5, 0, 0, 5, 0]
       )
       assert.isFalse(hasVectors(database.connection))
       assert.deepStrictEqual(database.connection.prepare("SELECT * FROM vector_space").all(), [])
+      assert.strictEqual(database.connection.prepare("SELECT chunking FROM manifest").get()!["chunking"], "{\"targetTokens\":200}")
+    }))
+
+  it.effect("builtUnder - the chunking settings of the last commit; the defaults' for a commit that named none, none before the first", () =>
+    Effect.gen(function*() {
+      const database = yield* Database.open({ path: NodePath.join(yield* tempDir, "index.sqlite") })
+      const writer = yield* IndexWriter.make.pipe(Effect.provideService(Database.Database, database))
+      assert.isUndefined(yield* writer.builtUnder)
+      yield* writer.write(coldBuild(CHUNKS.slice(0, 3)))
+      assert.strictEqual(yield* writer.builtUnder, ChunkingConfig.DEFAULT_FINGERPRINT)
+      const settings = ChunkingConfig.fingerprint({ targetTokens: 200 })
+      yield* writer.write(coldBuild(CHUNKS.slice(0, 3), { manifest: { snapshotHash: "snapshot-2", builtAt: BUILT_AT, chunking: settings } }))
+      assert.strictEqual(yield* writer.builtUnder, settings)
+      assert.notStrictEqual(settings, ChunkingConfig.DEFAULT_FINGERPRINT)
     }))
 })
 

@@ -12,6 +12,7 @@ import type { DatabaseSync, SQLInputValue } from "node:sqlite"
 import type { Chunk, ChunkId } from "../../src/domain/Chunk.ts"
 import { instantMillis } from "../../src/domain/Instant.ts"
 import { compareIds } from "../../src/domain/Ranking.ts"
+import * as ChunkingConfig from "../../src/index/chunk/ChunkingConfig.ts"
 import type { NoteEdge } from "../../src/ports/GraphStore.ts"
 import { Database } from "./Database.ts"
 import { feed, feedHash } from "./FtsFeed.ts"
@@ -59,8 +60,12 @@ export interface IndexWrite {
   readonly relations?: { readonly from: ReadonlyArray<string>; readonly edges: ReadonlyArray<NoteEdge> }
   /** Vectors to store; `replace` drops every stored vector first (required when the model changes). */
   readonly vectors?: { readonly model: VectorModel; readonly entries: ReadonlyArray<VectorEntry>; readonly replace?: boolean }
-  /** `builtAt` is the caller's clock read, ISO-8601 with a zone; the writer reads no clock. */
-  readonly manifest: { readonly snapshotHash: string; readonly builtAt: string }
+  /**
+   * `builtAt` is the caller's clock read, ISO-8601 with a zone; the writer reads no clock.
+   * `chunking` names the settings the chunks were made under (`ChunkingConfig.fingerprint`); absent,
+   * the defaults.
+   */
+  readonly manifest: { readonly snapshotHash: string; readonly builtAt: string; readonly chunking?: string }
 }
 
 /** The manifest as committed, and what the batch did. */
@@ -157,6 +162,12 @@ export class IndexWriter extends Context.Service<IndexWriter, {
   readonly vectorSpaceHeader: Effect.Effect<Omit<VectorSpace, "model"> | undefined, IndexWriteError>
   /** The manifest of the last commit, or none before the first. */
   readonly manifest: Effect.Effect<StoredManifest | undefined, IndexWriteError>
+  /**
+   * The chunking settings the last commit was built under (see `IndexWrite.manifest`); the
+   * defaults' fingerprint for a build that did not say, none before the first. Read from a file the
+   * writer has opened (and so migrated), never from a read-only one.
+   */
+  readonly builtUnder: Effect.Effect<string | undefined, IndexWriteError>
 }>()("cairn/layers/sqlite/IndexWriter") {}
 
 const refuse = (reason: IndexWriteError["reason"], detail: string) => new IndexWriteError({ reason, detail })
@@ -424,10 +435,10 @@ const writeManifest = (
     ...done
   }
   db.prepare(
-    "INSERT OR REPLACE INTO manifest (key, generation, snapshot_hash, built_at, chunk_count, embedded_count, note_count, relation_count, embedder_id, embedder_version) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "INSERT OR REPLACE INTO manifest (key, generation, snapshot_hash, built_at, chunk_count, embedded_count, note_count, relation_count, embedder_id, embedder_version, chunking) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
   ).run(
     summary.generation, batch.manifest.snapshotHash, batch.manifest.builtAt, summary.chunkCount, summary.embeddedCount,
-    summary.noteCount, summary.relationCount, space?.modelId ?? null, space?.version ?? null
+    summary.noteCount, summary.relationCount, space?.modelId ?? null, space?.version ?? null, batch.manifest.chunking ?? null
   )
   return summary
 }
@@ -538,6 +549,10 @@ export const make = Effect.gen(function*() {
       }),
     vectorSpace: reading(() => readSpace(db)),
     vectorSpaceHeader: reading(() => readSpaceHeader(db)),
+    builtUnder: reading(() => {
+      const row = db.prepare("SELECT chunking FROM manifest WHERE key = 1").get() as { chunking: string | null } | undefined
+      return row === undefined ? undefined : row.chunking ?? ChunkingConfig.DEFAULT_FINGERPRINT
+    }),
     manifest: reading(() => {
       const row = db.prepare(
         "SELECT generation, snapshot_hash, chunk_count, embedded_count, note_count, relation_count FROM manifest WHERE key = 1"

@@ -7,9 +7,10 @@ import type { DatabaseSync } from "node:sqlite"
 
 /**
  * Bump with every change to the tables below, and append the step that migrates to it. A read-only
- * open cannot migrate, so the version that adds the first step must also refuse older files there.
+ * open cannot migrate, so what reads a file without writing it must not need what a step adds, or
+ * must refuse older files there.
  */
-export const SCHEMA_VERSION = 1
+export const SCHEMA_VERSION = 2
 
 /** "crn1" read as a big-endian 32-bit integer. */
 export const APPLICATION_ID = 0x63726e31
@@ -83,7 +84,14 @@ CREATE TABLE manifest (
 );
 `
 
+/**
+ * The chunking settings the index was built under (`ChunkingConfig.fingerprint`); NULL in a build
+ * that predates it, which took the defaults. Only the writer reads it.
+ */
+const VERSION_2 = "ALTER TABLE manifest ADD COLUMN chunking TEXT"
+
 /** `MIGRATIONS[v - 1]` takes a file from version v - 1 to v; version 0 is an empty file. */
 export const MIGRATIONS: ReadonlyArray<(db: DatabaseSync) => void> = [
-  (db) => db.exec(VERSION_1)
+  (db) => db.exec(VERSION_1),
+  (db) => db.exec(VERSION_2)
 ]

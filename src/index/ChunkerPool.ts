@@ -9,16 +9,18 @@ import type * as Digest from "effect/crypto/Digest"
 import type { Chunk } from "../domain/Chunk.ts"
 import type { TokenCounterShape } from "../ports/TokenCounter.ts"
 import { chunkFile, type ChunkFileInput } from "./chunk/ChunkFile.ts"
+import type { ChunkingConfig } from "./chunk/ChunkingConfig.ts"
 
 export interface ChunkerPoolShape {
   /**
-   * Every file's chunks, counted by `counter`, in request order. `onProgress` hears how many files
-   * are done, now and then.
+   * Every file's chunks, counted by `counter` under `chunking` (the defaults where it is silent), in
+   * request order. `onProgress` hears how many files are done, now and then.
    */
   readonly chunkAll: (
     requests: ReadonlyArray<ChunkFileInput>,
     counter: TokenCounterShape,
-    onProgress?: (done: number) => void
+    onProgress?: (done: number) => void,
+    chunking?: ChunkingConfig
   ) => Effect.Effect<ReadonlyArray<ReadonlyArray<Chunk>>, never, Digest.Digest>
 }
 
@@ -26,9 +28,9 @@ export interface ChunkerPoolShape {
 export const PROGRESS_EVERY = 200
 
 export const inProcess: ChunkerPoolShape = {
-  chunkAll: (requests, counter, onProgress) =>
+  chunkAll: (requests, counter, onProgress, chunking) =>
     Effect.forEach(requests, (request, i) =>
-      Effect.tap(chunkFile(request, { count: counter.count }), () =>
+      Effect.tap(chunkFile(request, { ...chunking, count: counter.count }), () =>
         Effect.sync(() => {
           if ((i + 1) % PROGRESS_EVERY === 0 || i + 1 === requests.length) onProgress?.(i + 1)
         })))
