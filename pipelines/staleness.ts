@@ -7,6 +7,7 @@ import { Effect, Layer } from "effect"
 import { IndexHealth } from "../src/ports/IndexHealth.ts"
 import * as Database from "../layers/sqlite/Database.ts"
 import * as IndexWriterLayer from "../layers/sqlite/IndexWriter.ts"
+import type { DiscoveryConfig } from "../src/discovery/DiscoveryConfig.ts"
 import { pendingChanges } from "./indexRepository.ts"
 
 /** IndexHealth that reports `filesChanged` on top of the index's own reading. */
@@ -19,8 +20,8 @@ export const reportingChanges = (filesChanged: number): Layer.Layer<IndexHealth,
   }))
 
 /** How many files differ from the index, read-only: the index file is opened for reading alone. */
-export const countChanges = (root: string) =>
-  pendingChanges({ root }).pipe(
+export const countChanges = (root: string, discovery?: Partial<DiscoveryConfig>) =>
+  pendingChanges({ root, ...(discovery === undefined ? {} : { discovery }) }).pipe(
     Effect.map((pending) => pending.added.length + pending.changed.length + pending.deleted.length),
     Effect.provide(IndexWriterLayer.layer.pipe(Layer.provide(Database.layer({ path: Database.defaultPath(root), readOnly: true }))))
   )

@@ -11,6 +11,7 @@ import { FACTORS, type ScoreComponents } from "../../src/domain/ScoreComponents.
 import * as Embedded from "../../layers/Embedded.ts"
 import { recall } from "../recall.ts"
 import { countChanges, reportingChanges } from "../staleness.ts"
+import * as RepositoryConfig from "../repositoryConfig.ts"
 import { runIndex } from "./IndexCommand.ts"
 
 export class NoQuestion extends Schema.TaggedError<NoQuestion>()("NoQuestion", {}) {
@@ -79,16 +80,21 @@ export const ask = Command.make(
   },
   Effect.fn("cli.ask")(function*({ budget, explain, json, noRefresh, question, root, scope }) {
     const text = Option.isSome(question) && question.value !== "-" ? question.value : yield* readStdin
-    if (!noRefresh) yield* runIndex(root, false)
+    const config = yield* RepositoryConfig.read(root)
+    if (!noRefresh) yield* runIndex(root, false, config)
     // Answering from the index as it is: say how many files it has not seen.
-    const filesChanged = noRefresh ? yield* countChanges(root) : 0
+    const filesChanged = noRefresh ? yield* countChanges(root, config.discovery) : 0
     const pack = yield* recall({
       text,
       budgetTokens: budget,
       explain,
       ...(scope.length > 0 ? { filters: { paths: scope } } : {})
     }).pipe(Effect.provide(reportingChanges(filesChanged).pipe(
-      Layer.provideMerge(Embedded.embedded({ root, ...(noRefresh ? { readOnly: true } : {}) }))
+      Layer.provideMerge(Embedded.embedded({
+        root,
+        ...(noRefresh ? { readOnly: true } : {}),
+        ...(config.retrieval === undefined ? {} : { config: config.retrieval })
+      }))
     )))
     yield* Console.log(json ? ContextPack.serialise(pack) : renderText(pack))
   })

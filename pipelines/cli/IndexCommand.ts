@@ -6,6 +6,7 @@
 import { Cause, Clock, Console, Duration, Effect, Fiber, Queue, Stdio, Stream } from "effect"
 import { Command, Flag } from "effect/cli"
 import { type IndexReport, indexLayer, indexRepository } from "../indexRepository.ts"
+import * as RepositoryConfig from "../repositoryConfig.ts"
 import { indexProgressView } from "./IndexProgressView.ts"
 
 /**
@@ -13,8 +14,9 @@ import { indexProgressView } from "./IndexProgressView.ts"
  * returns the report. The run hears progress in plain callbacks, so the lines pass through a queue
  * to a fiber that writes them while the run works.
  */
-export const runIndex = (root: string, rebuild: boolean) =>
+export const runIndex = (root: string, rebuild: boolean, settings?: RepositoryConfig.RepositoryConfig) =>
   Effect.gen(function*() {
+    const config = settings ?? (yield* RepositoryConfig.read(root))
     const stdio = yield* Stdio.Stdio
     const view = indexProgressView(yield* stdio.stderrIsTerminal)
     const lines = yield* Queue.unbounded<string, Cause.Done>()
@@ -24,7 +26,14 @@ export const runIndex = (root: string, rebuild: boolean) =>
     }
     // The one clock read of an index run: the build time stamped on the manifest.
     const now = yield* Clock.currentTimeMillis
-    return yield* indexRepository({ root, now, rebuild, onProgress: (event) => show(view.next(event)) }).pipe(
+    return yield* indexRepository({
+      root,
+      now,
+      rebuild,
+      chunking: config.chunking,
+      ...(config.discovery === undefined ? {} : { discovery: config.discovery }),
+      onProgress: (event) => show(view.next(event))
+    }).pipe(
       Effect.provide(indexLayer(root)),
       Effect.ensuring(Effect.suspend(() => {
         show(view.finish())

@@ -6,6 +6,7 @@ import { Clock, Console, Effect } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as Database from "../../layers/sqlite/Database.ts"
 import { indexLayer, pendingChanges } from "../indexRepository.ts"
+import * as RepositoryConfig from "../repositoryConfig.ts"
 
 interface ManifestRow {
   readonly snapshot_hash: string
@@ -25,10 +26,11 @@ export const status = Command.make(
   },
   Effect.fn("cli.status")(function*({ json, root }) {
     const now = yield* Clock.currentTimeMillis
+    const config = yield* RepositoryConfig.read(root)
     const result = yield* Effect.gen(function*() {
       const { connection } = yield* Database.Database
       const manifest = connection.prepare("SELECT * FROM manifest WHERE key = 1").get() as ManifestRow | undefined
-      const pending = yield* pendingChanges({ root })
+      const pending = yield* pendingChanges({ root, ...(config.discovery === undefined ? {} : { discovery: config.discovery }) })
       return { manifest, pending }
     }).pipe(Effect.provide(indexLayer(root)))
     const m = result.manifest

@@ -9,6 +9,7 @@ import { createHash } from "node:crypto"
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { DatabaseSync } from "node:sqlite"
 import * as ContextPack from "../../src/domain/ContextPack.ts"
 
 const repository = join(import.meta.dirname, "..", "..")
@@ -81,6 +82,38 @@ describe("cairn CLI", () => {
       rmSync(root, { recursive: true, force: true })
     }
   }, 240_000)
+
+  it("cairn.config.json sets the chunking, the files scanned and the retrieval; a bad one fails in one line and changes nothing", () => {
+    const root = mkdtempSync(join(tmpdir(), "cairn-config-"))
+    try {
+      mkdirSync(join(root, "docs"))
+      mkdirSync(join(root, "fixtures"))
+      writeFileSync(join(root, "docs/budget.md"), "# Budgets\n\n## Enforcement\n\nThe packer never spends more than the token budget the caller names.\n")
+      writeFileSync(join(root, "fixtures/budget.md"), "# Fixture\n\nA fixture that also talks about the token budget.\n")
+      writeFileSync(join(root, "cairn.config.json"), JSON.stringify({ chunking: { targetTokens: 120 }, discovery: { exclude: ["fixtures/"] }, retrieval: { rerankLimit: 16 } }))
+      const indexed = run(["index", "--root", root])
+      assert.strictEqual(indexed.status, 0, indexed.stderr)
+      assert.match(indexed.stdout, /indexed 1 files/)
+      const db = new DatabaseSync(join(root, ".cairn", "index.sqlite"), { readOnly: true })
+      assert.strictEqual(JSON.parse((db.prepare("SELECT chunking FROM manifest").get() as { chunking: string }).chunking).targetTokens, 120)
+      db.close()
+      const asked = run(["ask", "how is the token budget enforced?", "--root", root, "--json", "--no-refresh"])
+      assert.strictEqual(asked.status, 0, asked.stderr)
+      assert.isFalse(ContextPack.decodeWireSync(JSON.parse(asked.stdout)).claims.some((claim) => claim.note.startsWith("fixtures/")))
+
+      const file = join(root, ".cairn", "index.sqlite")
+      const before = createHash("sha256").update(readFileSync(file)).digest("hex")
+      writeFileSync(join(root, "cairn.config.json"), JSON.stringify({ chunking: { targetTokens: 10 } }))
+      for (const command of [["index"], ["ask", "q"], ["status"]]) {
+        const bad = run([...command, "--root", root])
+        assert.strictEqual(bad.status, 1, command.join(" "))
+        assert.strictEqual(bad.stderr.trim(), "cairn: InvalidInput: invalid cairn.config.json: chunking.targetTokens: Expected a value between 64 and 8000")
+      }
+      assert.strictEqual(createHash("sha256").update(readFileSync(file)).digest("hex"), before)
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
+  }, 120_000)
 
   it("ask --scope answers from files under the named paths only, filtering inside every leg rather than after its cut", () => {
     const root = mkdtempSync(join(tmpdir(), "cairn-scope-"))

@@ -1,0 +1,54 @@
+/**
+ * `cairn.config.json` at a repository's root: the settings the command line applies to that
+ * repository, kept with it so every run and every person indexes and answers it alike. Each part
+ * is optional and checked before anything runs; a file that is not JSON, an unknown key or a value
+ * out of range fails with one `InvalidInput` naming the file and the field.
+ *
+ * ```json
+ * {
+ *   "chunking": { "targetTokens": 250, "agentPatterns": ["[bot]", "renovate"] },
+ *   "discovery": { "exclude": ["fixtures/"] },
+ *   "retrieval": { "rerankLimit": 16 }
+ * }
+ * ```
+ */
+import { Effect, FileSystem, Path, Schema } from "effect"
+import { fromSchemaError, InvalidInput } from "../src/domain/InvalidInput.ts"
+import * as ChunkingConfig from "../src/index/chunk/ChunkingConfig.ts"
+import * as RetrievalConfig from "../src/RetrievalConfig.ts"
+
+export const CONFIG_FILE = "cairn.config.json"
+
+const ConfigFile = Schema.Struct({
+  /** The chunk token target and the agent author patterns (see `ChunkingConfig`). */
+  chunking: Schema.optionalKey(ChunkingConfig.ChunkingConfig),
+  /** Which files a scan reads beyond `.gitignore`: gitignore-style patterns. */
+  discovery: Schema.optionalKey(Schema.Struct({
+    include: Schema.optionalKey(Schema.Array(Schema.String)),
+    exclude: Schema.optionalKey(Schema.Array(Schema.String))
+  })),
+  /** `RetrievalConfig` overrides for every question. */
+  retrieval: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown))
+})
+export type RepositoryConfig = typeof ConfigFile.Type
+
+const decodeFile = Schema.decodeUnknownEffect(ConfigFile)
+
+const invalid = (field: string, detail: string) => new InvalidInput({ subject: CONFIG_FILE, field, detail })
+
+/** The settings of the repository at `root`; none when it has no `cairn.config.json`. */
+export const read = (root: string): Effect.Effect<RepositoryConfig, InvalidInput, FileSystem.FileSystem | Path.Path> =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const path = yield* Path.Path
+    const file = path.join(root, CONFIG_FILE)
+    if (!(yield* fs.exists(file).pipe(Effect.orElseSucceed(() => false)))) return {}
+    const text = yield* fs.readFileString(file).pipe(Effect.mapError((error) => invalid("(root)", `cannot be read: ${error.message}`)))
+    const parsed = yield* Effect.try({ try: () => JSON.parse(text) as unknown, catch: (error) => invalid("(root)", `is not JSON: ${String(error)}`) })
+    const config = yield* decodeFile(parsed, { onExcessProperty: "error" }).pipe(Effect.mapError((error) => fromSchemaError(CONFIG_FILE, error)))
+    // Retrieval overrides are checked against RetrievalConfig now, not at the first question.
+    if (config.retrieval !== undefined) {
+      yield* RetrievalConfig.resolve(config.retrieval).pipe(Effect.mapError((error) => invalid(`retrieval.${error.field}`, error.detail)))
+    }
+    return config
+  })
