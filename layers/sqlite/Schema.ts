@@ -4,6 +4,7 @@
  * The vector table is not created here: its width is the embedder's, known at the first write.
  */
 import type { DatabaseSync } from "node:sqlite"
+import { BEFORE_RECORDED_FINGERPRINT } from "../../src/index/chunk/ChunkingConfig.ts"
 
 /**
  * Bump with every change to the tables below, and append the step that migrates to it. A read-only
@@ -85,13 +86,16 @@ CREATE TABLE manifest (
 `
 
 /**
- * The chunking settings the index was built under (`ChunkingConfig.fingerprint`); NULL in a build
- * that predates it, which took the defaults. Only the writer reads it.
+ * The chunking settings the index was built under (`ChunkingConfig.fingerprint`). A build from
+ * before took that time's defaults, which are written in. Only the writer reads it.
  */
-const VERSION_2 = "ALTER TABLE manifest ADD COLUMN chunking TEXT"
+const version2 = (db: DatabaseSync): void => {
+  db.exec("ALTER TABLE manifest ADD COLUMN chunking TEXT")
+  db.prepare("UPDATE manifest SET chunking = ?").run(BEFORE_RECORDED_FINGERPRINT)
+}
 
 /** `MIGRATIONS[v - 1]` takes a file from version v - 1 to v; version 0 is an empty file. */
 export const MIGRATIONS: ReadonlyArray<(db: DatabaseSync) => void> = [
   (db) => db.exec(VERSION_1),
-  (db) => db.exec(VERSION_2)
+  version2
 ]

@@ -7,7 +7,10 @@ import { Effect, Schema } from "effect"
 import { fromSchemaError, type InvalidInput } from "../../domain/InvalidInput.ts"
 import { DEFAULT_AGENT_PATTERNS, DEFAULT_TARGET_TOKENS } from "./ChunkOptions.ts"
 
-/** Smallest and largest token target accepted: below, a header line fills the chunk; above, a chunk outgrows a pack. */
+/**
+ * Smallest and largest token target accepted: below, a header line fills the chunk; above, one
+ * chunk crowds out the rest of any pack (the default budget is 4,000 tokens, the largest 32,000).
+ */
 export const MIN_TARGET_TOKENS = 64
 export const MAX_TARGET_TOKENS = 8_000
 
@@ -23,12 +26,23 @@ const decodeStrict = Schema.decodeUnknownEffect(ChunkingConfig)
 export const decode = (input: unknown): Effect.Effect<ChunkingConfig, InvalidInput> =>
   decodeStrict(input ?? {}, { onExcessProperty: "error" }).pipe(Effect.mapError((error) => fromSchemaError("chunking", error)))
 
-/** The settings in force, defaults filled in, as one string: what the index records. */
+/**
+ * The settings in force, defaults filled in, as one string: what the index records. Agent patterns
+ * match ignoring case and order, so they are recorded lowercased, once each and sorted: writing
+ * them otherwise does not rebuild the index.
+ */
 export const fingerprint = (config: ChunkingConfig): string =>
   JSON.stringify({
     targetTokens: config.targetTokens ?? DEFAULT_TARGET_TOKENS,
-    agentPatterns: config.agentPatterns ?? DEFAULT_AGENT_PATTERNS
+    agentPatterns: [...new Set((config.agentPatterns ?? DEFAULT_AGENT_PATTERNS).map((pattern) => pattern.toLowerCase()))].sort()
   })
 
-/** What an index built before the index recorded its settings was built under. */
+/** The settings of today's defaults. */
 export const DEFAULT_FINGERPRINT = fingerprint({})
+
+/**
+ * What every build before the index recorded its settings was made under: the defaults of that
+ * time, spelt out so that a later change of defaults still rebuilds those indexes. The schema
+ * migration that adds the record writes it into them.
+ */
+export const BEFORE_RECORDED_FINGERPRINT = '{"targetTokens":350,"agentPatterns":["-bot","[bot]","bot@"]}'

@@ -1,0 +1,27 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import * as ChunkingConfig from "./ChunkingConfig.ts"
+
+describe("ChunkingConfig", () => {
+  it("fingerprint - the same settings however written: defaults spelt out, patterns in any case or order, repeated", () => {
+    const byDefault = ChunkingConfig.fingerprint({})
+    assert.strictEqual(ChunkingConfig.fingerprint({ targetTokens: 350, agentPatterns: ["bot@", "-bot", "[bot]"] }), byDefault)
+    assert.strictEqual(ChunkingConfig.fingerprint({ agentPatterns: ["[BOT]", "Bot@", "-bot", "-bot"] }), byDefault)
+    assert.notStrictEqual(ChunkingConfig.fingerprint({ targetTokens: 351 }), byDefault)
+    assert.notStrictEqual(ChunkingConfig.fingerprint({ agentPatterns: ["[bot]", "bot@"] }), byDefault)
+  })
+
+  it("fingerprint - today's defaults are those builds from before the record were made under", () => {
+    // Should the defaults move, this fails: those builds then differ from a default build and must rebuild.
+    assert.strictEqual(ChunkingConfig.DEFAULT_FINGERPRINT, ChunkingConfig.BEFORE_RECORDED_FINGERPRINT)
+  })
+
+  it.effect("decode - nothing is the defaults; out of range and unknown keys name the field", () =>
+    Effect.gen(function*() {
+      assert.deepStrictEqual(yield* ChunkingConfig.decode(undefined), {})
+      for (const [input, field] of [[{ targetTokens: 63 }, "targetTokens"], [{ targetTokens: 8_001 }, "targetTokens"], [{ targetTokens: 100.5 }, "targetTokens"], [{ agentPatterns: ["ok", ""] }, "agentPatterns.1"], [{ size: 1 }, "size"], [[], "(root)"]] as const) {
+        const error = yield* Effect.flip(ChunkingConfig.decode(input))
+        assert.deepInclude(error, { _tag: "InvalidInput", subject: "chunking", field }, JSON.stringify(input))
+      }
+    }))
+})
