@@ -11,19 +11,25 @@ import * as Embedded from "../layers/Embedded.ts"
 import * as IndexMemory from "./indexMemory.ts"
 import { indexLayer, type IndexReport, indexRepository, pendingChanges, type PendingChanges, saveIndexMemory } from "./indexRepository.ts"
 import { recall as recallEffect } from "./recall.ts"
-import type { ChunkingConfig } from "../src/index/chunk/ChunkingConfig.ts"
+import * as ChunkingConfig from "../src/index/chunk/ChunkingConfig.ts"
 import type { RecallOptions } from "./api.ts"
+import * as RepositoryConfig from "./repositoryConfig.ts"
 import { settle } from "./settle.ts"
 
 export interface OpenOptions {
   readonly root: string
-  /** RetrievalConfig overrides, validated when the index is opened. */
+  /**
+   * RetrievalConfig overrides, validated when the index is opened. Without them, the repository's
+   * `cairn.config.json` `retrieval`, as the command line takes it.
+   */
   readonly config?: unknown
   /**
-   * The chunk token target and the agent author patterns (`ChunkingConfig`), validated at each
-   * refresh; an index built under other settings is rebuilt by the next refresh.
+   * The chunk token target and the agent author patterns (`ChunkingConfig`), validated when the
+   * index is opened; an index built under other settings is rebuilt by the next refresh. Without
+   * them, the repository's `cairn.config.json` `chunking`, so this handle and the command line
+   * build the index alike instead of rebuilding each other's.
    */
-  readonly chunking?: ChunkingConfig | undefined
+  readonly chunking?: ChunkingConfig.ChunkingConfig | undefined
   /** Refresh the index before the first question (default true). */
   readonly refreshOnOpen?: boolean
 }
@@ -41,16 +47,27 @@ export interface Cairn {
 
 export const openCairn = async (options: OpenOptions): Promise<Cairn> => {
   const platform = ManagedRuntime.make(NodeServices.layer)
+  // The repository's settings, with what the caller names in their place; checked before anything opens.
+  const settings = await settle(platform.runPromiseExit(Effect.gen(function*() {
+    const repository = yield* RepositoryConfig.read(options.root)
+    return { repository, chunking: yield* ChunkingConfig.decode(options.chunking ?? repository.chunking) }
+  }))).catch(async (error: unknown) => {
+    await platform.dispose()
+    throw error
+  })
+  const { chunking, repository } = settings
+  const discovery = repository.discovery === undefined ? {} : { discovery: repository.discovery }
+  const config = options.config ?? repository.retrieval
   // Kept across refreshes, so a refresh re-reads what changed rather than the last snapshot.
   const memory = IndexMemory.make()
   const reindex = () =>
     settle(platform.runPromiseExit(Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
-      return yield* indexRepository({ root: options.root, now, memory, chunking: options.chunking }).pipe(Effect.provide(indexLayer(options.root)))
+      return yield* indexRepository({ root: options.root, now, memory, chunking, ...discovery }).pipe(Effect.provide(indexLayer(options.root)))
     })))
   if (options.refreshOnOpen !== false) await reindex()
   // The recall layers are rebuilt after a refresh, so a retrained embedder is picked up.
-  let runtime = ManagedRuntime.make(Embedded.embedded({ root: options.root, ...(options.config === undefined ? {} : { config: options.config }) }))
+  let runtime = ManagedRuntime.make(Embedded.embedded({ root: options.root, ...(config === undefined ? {} : { config }) }))
   let closed = false
   const guard = () => {
     if (closed) throw new Error("cairn: this handle is closed; open another with openCairn")
@@ -64,7 +81,7 @@ export const openCairn = async (options: OpenOptions): Promise<Cairn> => {
       guard()
       await runtime.dispose()
       const report = await reindex()
-      runtime = ManagedRuntime.make(Embedded.embedded({ root: options.root, ...(options.config === undefined ? {} : { config: options.config }) }))
+      runtime = ManagedRuntime.make(Embedded.embedded({ root: options.root, ...(config === undefined ? {} : { config }) }))
       return report
     },
     status: async () => {
@@ -73,7 +90,7 @@ export const openCairn = async (options: OpenOptions): Promise<Cairn> => {
         const now = yield* Clock.currentTimeMillis
         return yield* (yield* IndexHealth).read(now)
       })))
-      const pending = await settle(platform.runPromiseExit(pendingChanges({ root: options.root }).pipe(Effect.provide(indexLayer(options.root)))))
+      const pending = await settle(platform.runPromiseExit(pendingChanges({ root: options.root, ...discovery }).pipe(Effect.provide(indexLayer(options.root)))))
       return { ...reading, pending }
     },
     close: async () => {

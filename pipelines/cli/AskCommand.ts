@@ -79,8 +79,9 @@ export const ask = Command.make(
     scope: Flag.String("scope").pipe(Flag.withDescription("Only files under this path (repeatable)"), Flag.atLeast(0))
   },
   Effect.fn("cli.ask")(function*({ budget, explain, json, noRefresh, question, root, scope }) {
-    const text = Option.isSome(question) && question.value !== "-" ? question.value : yield* readStdin
+    // The settings first: a bad file is reported before anything waits on standard input.
     const config = yield* RepositoryConfig.read(root)
+    const text = Option.isSome(question) && question.value !== "-" ? question.value : yield* readStdin
     if (!noRefresh) yield* runIndex(root, false, config)
     // Answering from the index as it is: say how many files it has not seen.
     const filesChanged = noRefresh ? yield* countChanges(root, config.discovery) : 0

@@ -6,6 +6,7 @@ import { Clock, Console, Effect } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as Database from "../../layers/sqlite/Database.ts"
 import { indexLayer, pendingChanges } from "../indexRepository.ts"
+import * as ChunkingConfig from "../../src/index/chunk/ChunkingConfig.ts"
 import * as RepositoryConfig from "../repositoryConfig.ts"
 
 interface ManifestRow {
@@ -16,6 +17,7 @@ interface ManifestRow {
   readonly note_count?: number
   readonly embedder_id: string | null
   readonly embedder_version: string | null
+  readonly chunking: string | null
 }
 
 export const status = Command.make(
@@ -43,13 +45,16 @@ export const status = Command.make(
       embedded: m === undefined ? 0 : Number(m.embedded_count),
       embedder: m?.embedder_id === null || m === undefined ? null : m.embedder_version ?? m.embedder_id,
       snapshotHash: m?.snapshot_hash ?? null,
-      stale: result.pending
+      stale: result.pending,
+      // Built under other chunking settings than cairn.config.json names: the next index rebuilds it.
+      chunkingChanged: m !== undefined && (m.chunking ?? ChunkingConfig.DEFAULT_FINGERPRINT) !== ChunkingConfig.fingerprint(config.chunking ?? {})
     }
     if (json) return yield* Console.log(JSON.stringify(status))
     const staleCount = status.stale.added.length + status.stale.changed.length + status.stale.deleted.length
     yield* Console.log([
       status.built ? `index ${status.index}: built ${status.builtAt} (${status.ageSeconds} s ago)` : `index ${status.index}: never built; run \`cairn index\``,
       `${status.chunks} chunks, ${status.embedded} embedded${status.embedder === null ? "" : ` by ${status.embedder}`}`,
+      ...(status.chunkingChanged ? ["built under other chunking settings than cairn.config.json names: the next `cairn index` rebuilds it"] : []),
       staleCount === 0
         ? "up to date with the files on disk"
         : `stale: ${status.stale.changed.length} changed, ${status.stale.added.length} new, ${status.stale.deleted.length} deleted since the last build (run \`cairn index\`)`,

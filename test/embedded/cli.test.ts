@@ -100,6 +100,21 @@ describe("cairn CLI", () => {
       const asked = run(["ask", "how is the token budget enforced?", "--root", root, "--json", "--no-refresh"])
       assert.strictEqual(asked.status, 0, asked.stderr)
       assert.isFalse(ContextPack.decodeWireSync(JSON.parse(asked.stdout)).claims.some((claim) => claim.note.startsWith("fixtures/")))
+      // An excluded file that moves is not news to status or to a question asked without a refresh.
+      writeFileSync(join(root, "fixtures/budget.md"), "# Fixture\n\nRewritten.\n")
+      assert.deepStrictEqual(JSON.parse(run(["status", "--root", root, "--json"]).stdout).stale, { added: [], changed: [], deleted: [] })
+      const unmoved = ContextPack.decodeWireSync(JSON.parse(run(["ask", "budget?", "--root", root, "--json", "--no-refresh"]).stdout))
+      assert.strictEqual(unmoved.indexHealth.filesChanged, 0)
+      // The retrieval settings reach the question: no dense leg.
+      writeFileSync(join(root, "cairn.config.json"), JSON.stringify({ chunking: { targetTokens: 120 }, discovery: { exclude: ["fixtures/"] }, retrieval: { denseLimit: 0 } }))
+      const lexicalOnly = ContextPack.decodeWireSync(JSON.parse(run(["ask", "budget?", "--root", root, "--json", "--no-refresh", "--explain"]).stdout))
+      assert.strictEqual(lexicalOnly.diagnostics?.legs.find((leg) => leg.name === "dense")?.hits, 0)
+      // Other chunking settings: status says the next index rebuilds, and it does.
+      writeFileSync(join(root, "cairn.config.json"), JSON.stringify({ chunking: { targetTokens: 200 }, discovery: { exclude: ["fixtures/"] } }))
+      assert.isTrue(JSON.parse(run(["status", "--root", root, "--json"]).stdout).chunkingChanged)
+      assert.match(run(["status", "--root", root]).stdout, /built under other chunking settings/)
+      assert.match(run(["index", "--root", root]).stdout, /embedder retrained/)
+      assert.isFalse(JSON.parse(run(["status", "--root", root, "--json"]).stdout).chunkingChanged)
 
       const file = join(root, ".cairn", "index.sqlite")
       const before = createHash("sha256").update(readFileSync(file)).digest("hex")

@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process"
 import { mkdtempSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { DatabaseSync } from "node:sqlite"
 import { openCairn } from "../../pipelines/openCairn.ts"
 
 const write = (root: string, path: string, text: string) => {
@@ -93,6 +94,45 @@ describe("openCairn without git", () => {
       const rejected = await cairn.recall("x", { budgetTokens: -1 }).then(() => undefined, (error: unknown) => error)
       assert.strictEqual((rejected as { _tag?: string })._tag, "InvalidInput")
       await cairn.close()
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
+  }, 120_000)
+
+  it("takes the repository's cairn.config.json, names in its options win, and agent patterns mark authors", async () => {
+    const root = mkdtempSync(join(tmpdir(), "cairn-configured-"))
+    try {
+      git(root, ["init", "-q"])
+      write(root, "docs/rollback.md", ROLLBACK)
+      write(root, "fixtures/rollback.md", ROLLBACK)
+      write(root, "cairn.config.json", JSON.stringify({ chunking: { targetTokens: 100, agentPatterns: ["ada@"] }, discovery: { exclude: ["fixtures/"] } }))
+      git(root, ["add", "."])
+      git(root, ["commit", "-q", "-m", "seed"], "2026-02-01T12:00:00Z")
+      const builtUnder = () => {
+        const db = new DatabaseSync(join(root, ".cairn", "index.sqlite"), { readOnly: true })
+        try {
+          return JSON.parse((db.prepare("SELECT chunking FROM manifest").get() as { chunking: string }).chunking) as { targetTokens: number }
+        } finally {
+          db.close()
+        }
+      }
+      const cairn = await openCairn({ root })
+      const pack = await cairn.recall("how do we roll back?")
+      assert.isTrue(pack.claims.length > 0 && pack.claims.every((claim) => !claim.note.startsWith("fixtures/")))
+      // Ada's address is an agent's by the file's patterns.
+      assert.isTrue(pack.claims.every((claim) => claim.provenance.authorKind === "agent"))
+      assert.strictEqual(builtUnder().targetTokens, 100)
+      assert.isTrue((await cairn.refresh()).upToDate)
+      await cairn.close()
+
+      const named = await openCairn({ root, chunking: { targetTokens: 200 } })
+      assert.strictEqual(builtUnder().targetTokens, 200)
+      await named.close()
+
+      write(root, "cairn.config.json", JSON.stringify({ chunking: { targetTokens: 10 } }))
+      const refused = await openCairn({ root }).then(() => undefined, (error: unknown) => error)
+      assert.deepInclude(refused, { _tag: "InvalidInput", subject: "cairn.config.json", field: "chunking.targetTokens" })
+      assert.strictEqual(builtUnder().targetTokens, 200)
     } finally {
       rmSync(root, { recursive: true, force: true })
     }
