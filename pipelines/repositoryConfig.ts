@@ -42,7 +42,10 @@ export const read = (root: string): Effect.Effect<RepositoryConfig, InvalidInput
     const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path
     const file = path.join(root, CONFIG_FILE)
-    if (!(yield* fs.exists(file).pipe(Effect.orElseSucceed(() => false)))) return {}
+    // A file that cannot even be looked for is an error, not a missing file: taking the defaults
+    // instead could rebuild an index built under the file's settings.
+    const present = yield* fs.exists(file).pipe(Effect.mapError((error) => invalid("(root)", `cannot be looked for: ${error.message}`)))
+    if (!present) return {}
     const text = yield* fs.readFileString(file).pipe(Effect.mapError((error) => invalid("(root)", `cannot be read: ${error.message}`)))
     const parsed = yield* Effect.try({ try: () => JSON.parse(text) as unknown, catch: (error) => invalid("(root)", `is not JSON: ${String(error)}`) })
     const config = yield* decodeFile(parsed, { onExcessProperty: "error" }).pipe(Effect.mapError((error) => fromSchemaError(CONFIG_FILE, error)))
