@@ -74,7 +74,8 @@ export const exactCountUnsafe = (text: string): number => {
 export const counter: TokenCounterShape = {
   id: "cl100k_base/bpe",
   exact: true,
-  count: bounded(exactCountUnsafe)
+  // `bounded` hands over one piece at a time, already cut: no need to cut it again.
+  count: bounded(pieceTokens)
 }
 
 export const layer: Layer.Layer<TokenCounter> = Layer.succeed(TokenCounter, counter)
