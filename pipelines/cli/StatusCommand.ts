@@ -5,6 +5,7 @@
 import { Clock, Console, Effect } from "effect"
 import { Command, Flag } from "effect/cli"
 import * as Database from "../../layers/sqlite/Database.ts"
+import { IndexWriter } from "../../layers/sqlite/IndexWriter.ts"
 import { indexLayer, pendingChanges } from "../indexRepository.ts"
 import * as ChunkingConfig from "../../src/index/chunk/ChunkingConfig.ts"
 import * as RepositoryConfig from "../repositoryConfig.ts"
@@ -17,7 +18,6 @@ interface ManifestRow {
   readonly note_count?: number
   readonly embedder_id: string | null
   readonly embedder_version: string | null
-  readonly chunking: string | null
 }
 
 export const status = Command.make(
@@ -33,7 +33,8 @@ export const status = Command.make(
       const { connection } = yield* Database.Database
       const manifest = connection.prepare("SELECT * FROM manifest WHERE key = 1").get() as ManifestRow | undefined
       const pending = yield* pendingChanges({ root, ...(config.discovery === undefined ? {} : { discovery: config.discovery }) })
-      return { manifest, pending }
+      const builtUnder = yield* (yield* IndexWriter).builtUnder
+      return { manifest, pending, builtUnder }
     }).pipe(Effect.provide(indexLayer(root)))
     const m = result.manifest
     const status = {
@@ -47,7 +48,7 @@ export const status = Command.make(
       snapshotHash: m?.snapshot_hash ?? null,
       stale: result.pending,
       // Built under other chunking settings than cairn.config.json names: the next index rebuilds it.
-      chunkingChanged: m !== undefined && (m.chunking ?? ChunkingConfig.DEFAULT_FINGERPRINT) !== ChunkingConfig.fingerprint(config.chunking ?? {})
+      chunkingChanged: result.builtUnder !== undefined && result.builtUnder !== ChunkingConfig.fingerprint(config.chunking ?? {})
     }
     if (json) return yield* Console.log(JSON.stringify(status))
     const staleCount = status.stale.added.length + status.stale.changed.length + status.stale.deleted.length
