@@ -5,17 +5,24 @@
  * or a small batch, is chunked in process.
  */
 import { Layer } from "effect"
-import { ChunkerPool, type ChunkerPoolShape, inProcess, PROGRESS_EVERY } from "../../src/index/ChunkerPool.ts"
+import { ChunkerPool, type ChunkerPoolShape, inProcess, inProcessFew, PROGRESS_EVERY } from "../../src/index/ChunkerPool.ts"
 import { counter as defaultCounter } from "../tokens/TokenCounterDefault.ts"
 import { groupsOf, shareBatch } from "./SharedBatch.ts"
 
 /** Below this many files a batch is chunked in process: starting a worker costs more than it saves. */
 export const MIN_POOLED_BATCH = 200
 
+/**
+ * At most this many files are parsed each as a file alone: slower per file than the lazy mode, but
+ * without the collection its buffer costs a large heap (a refresh's).
+ */
+export const MAX_FEW_FILES = 32
+
 /** Files per group: small enough that the main thread's turns stay short. */
 const GROUP = 25
 
 const chunkAll: ChunkerPoolShape["chunkAll"] = (requests, counter, onProgress, chunking) => {
+  if (requests.length <= MAX_FEW_FILES) return inProcessFew.chunkAll(requests, counter, onProgress, chunking)
   if (requests.length < MIN_POOLED_BATCH || counter.id !== defaultCounter.id) return inProcess.chunkAll(requests, counter, onProgress, chunking)
   const groups = groupsOf(requests, GROUP)
   // The progress callback keeps sizes only: it outlives the batch, whose texts must not.

@@ -101,4 +101,9 @@ export interface Analyzer {
   readonly fileNamePattern: RegExp | undefined
   /** Text-to-facts; may throw, the registry contains it. */
   readonly analyze: (path: string, text: string) => Analysis
+  /**
+   * The same facts for a file analysed on its own, as a patch of a few moved files does, where
+   * `analyze` is tuned for throughput on many (see OxcModule.ts). Absent: `analyze` serves both.
+   */
+  readonly analyzeAlone?: (path: string, text: string) => Analysis
 }

@@ -1,12 +1,18 @@
 /**
- * The one place that talks to oxc-parser. It parses in lazy raw-transfer mode, where the AST stays in
- * a native buffer and only the nodes read here are materialised: the module record (static imports,
- * exports, dynamic imports), the top-level statements, and, when the text mentions `require`, call
- * expressions. Measured on 1,475 real files, that is about 6x faster than the default `parseSync`,
- * which serialises the whole tree even when only the module record is read.
+ * The one place that talks to oxc-parser, in two modes that read the same facts.
+ *
+ * Lazy raw transfer (`parseModule`) keeps the AST in a native buffer and materialises only the
+ * nodes read here: the module record (static imports, exports, dynamic imports), the top-level
+ * statements, and, when the text mentions `require`, call expressions. Measured on 1,475 real
+ * files, that is about 6x faster than the default `parseSync`, which serialises the whole tree.
+ *
+ * But its buffer is a 6 GiB `ArrayBuffer`, and allocating one makes V8 run a full, compacting
+ * collection for the external memory: 80 ms on the heap of a refresh that holds a large
+ * repository's scan cache, for a file that parses in under 1 ms. A few files analysed alone go
+ * through `parseModuleAlone`, the default mode, which allocates nothing outside the heap.
  *
  * The lazy mode is typed loosely by the package, so the shapes read here are declared below and
- * every access is guarded. Offsets are UTF-16 indices into the source text.
+ * every access is guarded. Offsets are UTF-16 indices into the source text in both modes.
  */
 import * as Oxc from "oxc-parser"
 import type { DeclarationKind } from "../domain/Snapshot.ts"
@@ -120,104 +126,184 @@ const DECLARATION_KINDS: Readonly<Record<string, DeclarationKind>> = {
   TSNamespaceDeclaration: "namespace"
 }
 
-const declarationsOf = (node: Node, out: Array<ParsedDeclaration>): void => {
-  const type = node.type ?? ""
+/**
+ * How a mode's tree spells what is read here. Statement types are given in the lazy mode's
+ * vocabulary (oxc's own AST); the default mode serialises ESTree, which names some apart.
+ */
+interface Dialect {
+  readonly typeOf: (node: Node) => string
+  /** The name a declaration's `id` binds, when it binds a plain one. */
+  readonly boundName: (id: Node | null | undefined) => string | undefined
+  /** An export entry's exported name: a name, `default`, or null for `export *`. */
+  readonly exportedName: (value: unknown) => string | null
+  readonly localName: (value: unknown) => string | null
+  /** Calls `onCall` with every call expression of the tree, in source order. */
+  readonly calls: (onCall: (node: Node) => void) => void
+  /** The node type of a reference to a name, such as the callee `require`. */
+  readonly reference: string
+}
+
+const declarationsOf = (node: Node, out: Array<ParsedDeclaration>, dialect: Dialect): void => {
+  const type = dialect.typeOf(node)
   if (type === "VariableDeclaration") {
     for (const declarator of (node["declarations"] as Iterable<Node> | undefined) ?? []) {
-      const id = declarator["id"] as Node | undefined
-      const name = id?.type === "BindingIdentifier" ? detached(id["name"] as string) : undefined
+      const name = dialect.boundName(declarator["id"] as Node | undefined)
       if (name !== undefined) out.push({ name, kind: "variable", offset: declarator.start ?? node.start ?? 0 })
     }
     return
   }
   const kind = DECLARATION_KINDS[type]
   if (kind === undefined) return
-  const id = node["id"] as Node | null | undefined
-  const name = id?.type === "BindingIdentifier" ? detached(id["name"] as string) : undefined
+  const name = dialect.boundName(node["id"] as Node | null | undefined)
   if (name === undefined) return
   // Overload signatures precede the implementation; one declaration per name and kind is enough.
   if (out.some((d) => d.name === name && d.kind === kind)) return
   out.push({ name, kind, offset: node.start ?? 0 })
 }
 
-const requireCalls = (result: LazyResult, out: Array<ParsedLoad>, source: string): void => {
-  const Visitor = (Oxc as unknown as LazyExtras).experimentalGetLazyVisitor()
-  result.visit(
-    new Visitor({
-      CallExpression(node) {
-        const callee = node["callee"] as Node | undefined
-        if (callee?.type !== "IdentifierReference" || callee["name"] !== "require") return
-        const first = Array.from((node["arguments"] as Iterable<Node> | undefined) ?? [])[0]
-        if (first === undefined) return
-        const text = detached(source.slice(first.start ?? 0, (first["end"] as number | undefined) ?? 0))
-        out.push({ kind: "requires", offset: node.start ?? 0, literal: literalOf(text), text })
-      }
+const requireCalls = (dialect: Dialect, out: Array<ParsedLoad>, source: string): void =>
+  dialect.calls((node) => {
+    const callee = node["callee"] as Node | undefined
+    if (callee?.type !== dialect.reference || callee["name"] !== "require") return
+    const first = Array.from((node["arguments"] as Iterable<Node> | undefined) ?? [])[0]
+    if (first === undefined) return
+    const text = detached(source.slice(first.start ?? 0, (first["end"] as number | undefined) ?? 0))
+    out.push({ kind: "requires", offset: node.start ?? 0, literal: literalOf(text), text })
+  })
+
+/** The facts of a parsed file, read through `dialect`. */
+const readModule = (result: LazyResult, source: string, dialect: Dialect): ParsedModule => {
+  const errors = Array.from(result.errors)
+    .filter((error) => error.severity === undefined || error.severity === "Error")
+    .map((error) => ({ message: error.message, offset: Array.from(error.labels ?? [])[0]?.start ?? 0 }))
+  if (errors.length > 0) {
+    return { errors, imports: [], exports: [], loads: [], declarations: [], importedNames: new Set() }
+  }
+  const imports: Array<ParsedImport> = []
+  const importedNames = new Set<string>()
+  for (const statement of result.module.staticImports) {
+    const entries = Array.from(statement.entries)
+    for (const entry of entries) {
+      const local = nameOf(entry.localName)
+      if (local !== undefined) importedNames.add(local)
+    }
+    imports.push({
+      specifier: detached(statement.moduleRequest.value ?? ""),
+      offset: statement.start,
+      typeOnly: entries.length > 0 && entries.every((entry) => entry.isType)
     })
-  )
+  }
+  const exports: Array<ParsedExport> = []
+  for (const statement of result.module.staticExports) {
+    for (const entry of statement.entries) {
+      exports.push({
+        name: dialect.exportedName(entry.exportName),
+        offset: entry.start,
+        local: dialect.localName(entry.localName),
+        from: entry.moduleRequest === null ? null : (nameOf(entry.moduleRequest) ?? null),
+        typeOnly: entry.isType
+      })
+    }
+  }
+  const loads: Array<ParsedLoad> = []
+  for (const load of result.module.dynamicImports) {
+    const text = detached(source.slice(load.moduleRequest.start, load.moduleRequest.end))
+    loads.push({ kind: "imports-dynamic", offset: load.start, literal: literalOf(text), text })
+  }
+  const declarations: Array<ParsedDeclaration> = []
+  for (const statement of result.program.body) {
+    const type = dialect.typeOf(statement)
+    if (type === "ExportDeclaration" || type === "ExportDefaultDeclaration") {
+      const inner = statement["declaration"] as Node | null | undefined
+      if (inner) declarationsOf(inner, declarations, dialect)
+    } else if (type === "TSImportEqualsDeclaration") {
+      // `import x = require("y")`: a static import in TypeScript's CommonJS spelling.
+      const reference = statement["moduleReference"] as Node | undefined
+      const expression = reference?.type === "TSExternalModuleReference" ? (reference["expression"] as Node) : undefined
+      const value = expression === undefined ? undefined : nameOf(expression)
+      if (value !== undefined) loads.push({ kind: "imports", offset: statement.start ?? 0, literal: value, text: value })
+    } else {
+      declarationsOf(statement, declarations, dialect)
+    }
+  }
+  if (source.includes("require")) requireCalls(dialect, loads, source)
+  return { errors, imports, exports, loads, declarations, importedNames }
 }
+
+const lazyDialect = (result: LazyResult): Dialect => ({
+  typeOf: (node) => node.type ?? "",
+  boundName: (id) => (id?.type === "BindingIdentifier" ? detached(id["name"] as string) : undefined),
+  exportedName: (value) => nameOf(value) ?? (isSpan(value) ? "default" : null),
+  localName: (value) => nameOf(value) ?? null,
+  calls: (onCall) => {
+    const Visitor = (Oxc as unknown as LazyExtras).experimentalGetLazyVisitor()
+    result.visit(new Visitor({ CallExpression: onCall }))
+  },
+  reference: "IdentifierReference"
+})
 
 /** Parses one file. Never throws for syntax errors: they come back in `errors`. */
 export const parseModule = (path: string, source: string): ParsedModule => {
   const options = { experimentalLazy: true, sourceType: "unambiguous" } as unknown as Parameters<typeof Oxc.parseSync>[2]
   const result = Oxc.parseSync(path, source, options) as unknown as LazyResult
   try {
-    const errors = Array.from(result.errors)
-      .filter((error) => error.severity === undefined || error.severity === "Error")
-      .map((error) => ({ message: error.message, offset: Array.from(error.labels ?? [])[0]?.start ?? 0 }))
-    if (errors.length > 0) {
-      return { errors, imports: [], exports: [], loads: [], declarations: [], importedNames: new Set() }
-    }
-    const imports: Array<ParsedImport> = []
-    const importedNames = new Set<string>()
-    for (const statement of result.module.staticImports) {
-      const entries = Array.from(statement.entries)
-      for (const entry of entries) {
-        const local = nameOf(entry.localName)
-        if (local !== undefined) importedNames.add(local)
-      }
-      imports.push({
-        specifier: detached(statement.moduleRequest.value ?? ""),
-        offset: statement.start,
-        typeOnly: entries.length > 0 && entries.every((entry) => entry.isType)
-      })
-    }
-    const exports: Array<ParsedExport> = []
-    for (const statement of result.module.staticExports) {
-      for (const entry of statement.entries) {
-        const exported = nameOf(entry.exportName) ?? (isSpan(entry.exportName) ? "default" : null)
-        exports.push({
-          name: exported,
-          offset: entry.start,
-          local: nameOf(entry.localName) ?? null,
-          from: entry.moduleRequest === null ? null : (nameOf(entry.moduleRequest) ?? null),
-          typeOnly: entry.isType
-        })
-      }
-    }
-    const loads: Array<ParsedLoad> = []
-    for (const load of result.module.dynamicImports) {
-      const text = detached(source.slice(load.moduleRequest.start, load.moduleRequest.end))
-      loads.push({ kind: "imports-dynamic", offset: load.start, literal: literalOf(text), text })
-    }
-    const declarations: Array<ParsedDeclaration> = []
-    for (const statement of result.program.body) {
-      const type = statement.type ?? ""
-      if (type === "ExportDeclaration" || type === "ExportDefaultDeclaration") {
-        const inner = statement["declaration"] as Node | null | undefined
-        if (inner) declarationsOf(inner, declarations)
-      } else if (type === "TSImportEqualsDeclaration") {
-        // `import x = require("y")`: a static import in TypeScript's CommonJS spelling.
-        const reference = statement["moduleReference"] as Node | undefined
-        const expression = reference?.type === "TSExternalModuleReference" ? (reference["expression"] as Node) : undefined
-        const value = expression === undefined ? undefined : nameOf(expression)
-        if (value !== undefined) loads.push({ kind: "imports", offset: statement.start ?? 0, literal: value, text: value })
-      } else {
-        declarationsOf(statement, declarations)
-      }
-    }
-    if (source.includes("require")) requireCalls(result, loads, source)
-    return { errors, imports, exports, loads, declarations, importedNames }
+    return readModule(result, source, lazyDialect(result))
   } finally {
     result.dispose()
   }
+}
+
+// The default mode's module record gives an export slot a kind (`Name`, `Default`, `None`) and a name.
+interface KindName {
+  readonly kind?: string
+  readonly name?: string | null
+}
+
+const kindName = (value: unknown): KindName => (typeof value === "object" && value !== null ? (value as KindName) : {})
+
+/** The leftmost name of `A.B.C`, which is what the lazy tree binds for `namespace A.B.C {}`. */
+const leftmost = (node: Node): Node => (node.type === "TSQualifiedName" ? leftmost(node["left"] as Node) : node)
+
+/** Every call expression under `node`, in source order (a parent before what it holds). */
+const eachCall = (node: unknown, onCall: (node: Node) => void): void => {
+  if (Array.isArray(node)) {
+    for (const item of node) eachCall(item, onCall)
+    return
+  }
+  if (typeof node !== "object" || node === null) return
+  if ((node as Node).type === "CallExpression") onCall(node as Node)
+  for (const key in node) if (key !== "parent") eachCall((node as Record<string, unknown>)[key], onCall)
+}
+
+const estreeDialect = (program: unknown): Dialect => ({
+  typeOf: (node) => {
+    const type = node.type ?? ""
+    if (type === "ExportNamedDeclaration") return "ExportDeclaration"
+    if (type !== "TSModuleDeclaration") return type
+    const id = node["id"] as Node | undefined
+    return node["kind"] === "global" ? "TSGlobalDeclaration" : id?.type === "Literal" ? "TSExternalModuleDeclaration" : "TSNamespaceDeclaration"
+  },
+  boundName: (id) => {
+    const name = id === null || id === undefined ? undefined : leftmost(id)
+    return name?.type === "Identifier" ? (name["name"] as string) : undefined
+  },
+  exportedName: (value) => {
+    const { kind, name } = kindName(value)
+    return kind === "Name" && typeof name === "string" ? name : kind === "Default" ? "default" : null
+  },
+  // `export default x` names its local binding under the `Default` kind.
+  localName: (value) => kindName(value).name ?? null,
+  calls: (onCall) => eachCall(program, onCall),
+  reference: "Identifier"
+})
+
+/**
+ * `parseModule` for a file analysed alone, on a thread whose heap may be large: the default mode,
+ * which serialises the whole tree (slower per file) but allocates no buffer outside the heap.
+ * The same facts, to the offset.
+ */
+export const parseModuleAlone = (path: string, source: string): ParsedModule => {
+  const options = { sourceType: "unambiguous" } as Parameters<typeof Oxc.parseSync>[2]
+  const result = Oxc.parseSync(path, source, options)
+  return readModule(result as unknown as LazyResult, source, estreeDialect(result.program))
 }

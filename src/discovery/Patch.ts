@@ -25,6 +25,7 @@ import { partition, PIPELINE_VERSION, runNote } from "./Discover.ts"
 import * as DiscoveryConfig from "./DiscoveryConfig.ts"
 import { treeResolver } from "./DocumentResolution.ts"
 import { analysedDocument, ANALYZER_ID, readDocument, reuseDocument } from "./DocumentScan.ts"
+import type { Analyzer } from "./FileAnalysis.ts"
 import type { Keys } from "./Fingerprints.ts"
 import { declaredNames, moduleUniverseKey, symbolTable, workspacePackage } from "./Fingerprints.ts"
 import { sha256Text } from "./Hashing.ts"
@@ -129,6 +130,10 @@ const lookups = (stored: StoredSnapshot) => {
   return { entityAt, indexOf, groupOf, relationsIn, relationsFrom, withPrefix }
 }
 
+/** An analyzer as it takes a file analysed on its own: a patch moves a few. */
+const alone = (analyzer: Analyzer): Analyzer =>
+  analyzer.analyzeAlone === undefined ? analyzer : { ...analyzer, analyze: analyzer.analyzeAlone }
+
 export interface PatchInput {
   readonly stored: StoredSnapshot
   /** The tree as listed now, under the same configuration. */
@@ -195,7 +200,7 @@ export const patch = (input: PatchInput): Effect.Effect<Patched | undefined, Dis
       resolutionKey: stored.keys.resolutionKey
     }
     // A tree of documents alone has no module analyzer, and no module to scan with one.
-    const context = moduleAnalyzer && { analyzer: moduleAnalyzer, resolve: makeResolver(universe), previous, universeUnchanged: true, cache }
+    const context = moduleAnalyzer && { analyzer: alone(moduleAnalyzer), resolve: makeResolver(universe), previous, universeUnchanged: true, cache }
 
     const digest = yield* Digest.Digest
     const encoder = new TextEncoder()

@@ -5,7 +5,7 @@
 import type { Declaration, ExportedSymbol, ModuleLanguage } from "../domain/Snapshot.ts"
 import type { Analysis, Analyzer, ModuleReference, Note } from "./FileAnalysis.ts"
 import { lineIndex } from "./Lines.ts"
-import { parseModule } from "./OxcModule.ts"
+import { type ParsedModule, parseModule, parseModuleAlone } from "./OxcModule.ts"
 import { extname } from "./Paths.ts"
 
 /**
@@ -52,12 +52,12 @@ const byLineThenName = (a: { name: string; line: number }, b: { name: string; li
 
 const clip = (text: string): string => (text.length > 60 ? `${text.slice(0, 57)}...` : text).replace(/\s+/g, " ")
 
-const analyze = (path: string, text: string): Analysis => {
+const analyzeWith = (parse: (path: string, text: string) => ParsedModule) => (path: string, text: string): Analysis => {
   const depth = nestingDepth(text)
   if (depth > MAX_NESTING) {
     throw new Error(`brackets nest ${depth} deep, over the ${MAX_NESTING} the parser can take safely`)
   }
-  const parsed = parseModule(path, text)
+  const parsed = parse(path, text)
   const lineOf = lineIndex(text)
   const firstError = parsed.errors[0]
   if (firstError !== undefined) {
@@ -118,5 +118,6 @@ export const TypeScriptAnalyzer: Analyzer = {
   version: "1",
   extensions: Object.keys(LANGUAGES),
   fileNamePattern: undefined,
-  analyze
+  analyze: analyzeWith(parseModule),
+  analyzeAlone: analyzeWith(parseModuleAlone)
 }

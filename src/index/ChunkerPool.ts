@@ -27,14 +27,20 @@ export interface ChunkerPoolShape {
 /** Files between two progress reports. */
 export const PROGRESS_EVERY = 200
 
-export const inProcess: ChunkerPoolShape = {
+const chunkedInProcess = (alone: boolean): ChunkerPoolShape => ({
   chunkAll: (requests, counter, onProgress, chunking) =>
     Effect.forEach(requests, (request, i) =>
-      Effect.tap(chunkFile(request, { ...chunking, count: counter.count }), () =>
+      Effect.tap(chunkFile(request, { ...chunking, count: counter.count, alone }), () =>
         Effect.sync(() => {
           if ((i + 1) % PROGRESS_EVERY === 0 || i + 1 === requests.length) onProgress?.(i + 1)
         })))
-}
+})
+
+/** On the calling fiber. */
+export const inProcess: ChunkerPoolShape = chunkedInProcess(false)
+
+/** On the calling fiber, a batch of a few files, each parsed as a file alone (see `ChunkOptions.alone`). */
+export const inProcessFew: ChunkerPoolShape = chunkedInProcess(true)
 
 export const ChunkerPool = Context.Reference<ChunkerPoolShape>("cairn/index/ChunkerPool", {
   defaultValue: () => inProcess

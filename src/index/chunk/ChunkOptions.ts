@@ -24,6 +24,12 @@ export interface ChunkOptions {
    * word boundary there (`bot@` marks `ci-bot@x.org`, not `abbot@x.org`).
    */
   readonly agentPatterns: ReadonlyArray<string>
+  /**
+   * The file is one of a few chunked on a thread whose heap may be large (a refresh): code is then
+   * parsed in oxc's default mode, which allocates nothing outside the heap (see CodeOutline.ts).
+   * The same chunks either way. Default false.
+   */
+  readonly alone: boolean
 }
 
 export const DEFAULT_TARGET_TOKENS = 350
@@ -33,7 +39,8 @@ export const DEFAULT_AGENT_PATTERNS: ReadonlyArray<string> = ["[bot]", "bot@", "
 export const defaults: ChunkOptions = {
   targetTokens: DEFAULT_TARGET_TOKENS,
   count: utf8Length,
-  agentPatterns: DEFAULT_AGENT_PATTERNS
+  agentPatterns: DEFAULT_AGENT_PATTERNS,
+  alone: false
 }
 
 /** The defaults with the given fields replaced. */

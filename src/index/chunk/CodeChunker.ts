@@ -79,5 +79,5 @@ export const chunkCode = (path: string, text: string, options: ChunkOptions): Ar
     }
     // Pieces never share a start offset, so source order is a total order.
     return drafts.sort((a, b) => a.at - b.at).map(({ draft }) => draft)
-  })
+  }, options.alone)
 }

@@ -3,6 +3,8 @@
  * (the AST stays native and only the nodes read here are built). Discovery's reader keeps only
  * names and start offsets; chunking needs each statement's full span, the comments that belong to
  * it and, for a declaration too large for one chunk, the spans of its body statements or members.
+ * A file chunked alone is parsed in the default mode instead, for the reason OxcModule.ts gives;
+ * the few types its ESTree names apart are read as the lazy tree's (`typeOf`).
  */
 import * as Oxc from "oxc-parser"
 import { MAX_NESTING, nestingDepth } from "../../discovery/TypeScriptAnalyzer.ts"
@@ -25,10 +27,12 @@ interface Node {
   readonly end?: number
   readonly [key: string]: unknown
 }
-interface LazyResult {
+interface ParseResult {
   readonly program: { readonly body: Iterable<Node> }
   readonly comments: Iterable<{ readonly start: number; readonly end: number }>
   readonly errors: Iterable<{ readonly severity?: string }>
+}
+interface LazyResult extends ParseResult {
   readonly dispose: () => void
 }
 
@@ -37,24 +41,38 @@ const child = (node: Node | undefined, key: string): Node | undefined => {
   return typeof value === "object" && value !== null ? (value as Node) : undefined
 }
 
+// ESTree keeps a `"use strict"` directive among the statements, where the lazy tree keeps it apart.
+const isDirective = (node: Node): boolean => node.type === "ExpressionStatement" && typeof node["directive"] === "string"
+
 const list = (node: Node | undefined, key: string): Array<Node> => {
   const value = node?.[key]
   if (typeof value !== "object" || value === null || !(Symbol.iterator in value)) return []
-  return Array.from(value as Iterable<Node | null>).filter((item): item is Node => item !== null && item !== undefined)
+  return Array.from(value as Iterable<Node | null>).filter((item): item is Node => item !== null && item !== undefined && !isDirective(item))
+}
+
+/** A node's type as the lazy tree names it: ESTree, from the default mode, spells a few apart. */
+const typeOf = (node: Node | undefined): string => {
+  const type = node?.type ?? ""
+  if (type === "ExportNamedDeclaration") return "ExportDeclaration"
+  if (type !== "TSModuleDeclaration") return type
+  return node!["kind"] === "global" ? "TSGlobalDeclaration" : child(node, "id")?.type === "Literal" ? "TSExternalModuleDeclaration" : "TSNamespaceDeclaration"
 }
 
 const spanOf = (node: Node): Span => ({ start: node.start ?? 0, end: node.end ?? node.start ?? 0 })
 
 /** Names a binding pattern binds, in order. */
 const bindingNames = (node: Node | undefined): Array<string> => {
-  switch (node?.type) {
+  if (node === undefined) return []
+  switch (typeOf(node)) {
     case "BindingIdentifier":
     case "Identifier":
       return typeof node["name"] === "string" ? [node["name"]] : []
+    // The lazy tree does not expose a pattern's rest element, so ESTree's is passed over too: both
+    // modes must give a file the same symbols, which its chunk ids are made of.
     case "ObjectPattern":
-      return [...list(node, "properties").flatMap((property) => bindingNames(child(property, "value") ?? child(property, "argument"))), ...bindingNames(child(node, "rest"))]
+      return list(node, "properties").filter((property) => property.type !== "RestElement").flatMap((property) => bindingNames(child(property, "value")))
     case "ArrayPattern":
-      return [...list(node, "elements").flatMap(bindingNames), ...bindingNames(child(node, "rest"))]
+      return list(node, "elements").filter((element) => element.type !== "RestElement").flatMap(bindingNames)
     case "AssignmentPattern":
       return bindingNames(child(node, "left"))
     case "RestElement":
@@ -78,15 +96,18 @@ const NAMED_DECLARATIONS = new Set([
   "TSExternalModuleDeclaration"
 ])
 
+/** The leftmost name of `A.B.C`, which is what the lazy tree binds for `namespace A.B.C {}`. */
+const leftmost = (node: Node | undefined): Node | undefined => (node?.type === "TSQualifiedName" ? leftmost(child(node, "left")) : node)
+
 const nameOf = (node: Node): string | undefined => {
-  const id = child(node, "id")
+  const id = leftmost(child(node, "id"))
   const name = id?.["name"] ?? id?.["value"]
   return typeof name === "string" ? name : undefined
 }
 
 /** The expression wrapped by casts and parentheses. */
 const unwrap = (node: Node | undefined): Node | undefined =>
-  node !== undefined && ["TSAsExpression", "TSSatisfiesExpression", "ParenthesizedExpression", "TSNonNullExpression"].includes(node.type ?? "")
+  node !== undefined && ["TSAsExpression", "TSSatisfiesExpression", "ParenthesizedExpression", "TSNonNullExpression"].includes(typeOf(node))
     ? unwrap(child(node, "expression"))
     : node
 
@@ -97,18 +118,22 @@ const unwrap = (node: Node | undefined): Node | undefined =>
  */
 const partsOf = (start: Node | undefined): Array<Node> => {
   const node = unwrap(start)
-  switch (node?.type) {
+  switch (typeOf(node)) {
     case "FunctionDeclaration":
     case "FunctionExpression":
     case "ArrowFunctionExpression": {
       const body = child(node, "body")
-      return body?.type === "FunctionBody" ? list(body, "body") : partsOf(body)
+      // ESTree calls a function's body a block statement.
+      return body?.type === "FunctionBody" || body?.type === "BlockStatement" ? list(body, "body") : partsOf(body)
     }
+    case "TSNamespaceDeclaration":
+    case "TSModuleDeclaration":
+      // The lazy tree holds `namespace A.B {}` as A holding B, no block of statements: no parts.
+      // ESTree names it `A.B` over the block; read alike.
+      return child(node, "id")?.type === "TSQualifiedName" ? [] : list(child(node, "body"), "body")
     case "ClassDeclaration":
     case "ClassExpression":
     case "TSInterfaceDeclaration":
-    case "TSNamespaceDeclaration":
-    case "TSModuleDeclaration":
       return list(child(node, "body"), "body")
     case "TSEnumDeclaration":
       return list(child(node, "body"), "members")
@@ -157,7 +182,7 @@ const lineCount = (source: string, span: Span): number => {
 
 /** What a top-level statement declares, and whether it is a declaration chunk or module code. */
 const describe = (statement: Node, source: string): Described => {
-  const type = statement.type ?? ""
+  const type = typeOf(statement)
   if (type === "ExportDefaultDeclaration") {
     const inner = child(statement, "declaration")
     return { symbols: [(inner && nameOf(inner)) ?? "default"], declaration: true }
@@ -165,11 +190,11 @@ const describe = (statement: Node, source: string): Described => {
   const exported = type === "ExportDeclaration"
   const node = exported ? child(statement, "declaration") : statement
   if (node === undefined) return { symbols: [], declaration: false }
-  if (NAMED_DECLARATIONS.has(node.type ?? "")) return { symbols: [nameOf(node) ?? "default"], declaration: true }
-  if (node.type === "VariableDeclaration") {
+  if (NAMED_DECLARATIONS.has(typeOf(node))) return { symbols: [nameOf(node) ?? "default"], declaration: true }
+  if (typeOf(node) === "VariableDeclaration") {
     const declarators = list(node, "declarations")
     const symbols = declarators.flatMap((declarator) => bindingNames(child(declarator, "id")))
-    const functionLike = declarators.some((declarator) => FUNCTION_LIKE.has(unwrap(child(declarator, "init"))?.type ?? ""))
+    const functionLike = declarators.some((declarator) => FUNCTION_LIKE.has(typeOf(unwrap(child(declarator, "init")))))
     const declaration = exported || functionLike || lineCount(source, spanOf(statement)) > MODULE_VARIABLE_LINES
     return { symbols, declaration }
   }
@@ -237,43 +262,51 @@ const partSpans = (source: string, parts: ReadonlyArray<Node>, comments: ReturnT
 /**
  * Calls `use` with the file's top-level units in source order, while the parse is alive (the lazy
  * AST is freed afterwards). Undefined when the file does not parse or nests too deep to parse
- * safely; the caller then falls back to line windows.
+ * safely; the caller then falls back to line windows. `alone`: the file is one of a few, parsed in
+ * the default mode (the same units).
  */
-export const withOutline = <A>(path: string, source: string, use: (units: ReadonlyArray<CodeUnit>) => A): A | undefined => {
+export const withOutline = <A>(path: string, source: string, use: (units: ReadonlyArray<CodeUnit>) => A, alone = false): A | undefined => {
   if (nestingDepth(source) > MAX_NESTING) return undefined
+  if (alone) return outlineOf(Oxc.parseSync(path, source, { sourceType: "unambiguous" }) as unknown as ParseResult, source, use)
   const options = { experimentalLazy: true, sourceType: "unambiguous" } as unknown as Parameters<typeof Oxc.parseSync>[2]
   const result = Oxc.parseSync(path, source, options) as unknown as LazyResult
   try {
-    if (Array.from(result.errors).some((error) => error.severity === undefined || error.severity === "Error")) return undefined
-    const all = Array.from(result.comments, (comment) => ({ start: comment.start, end: comment.end }))
-    const comments = commentIndex(source, all)
-    const units: Array<CodeUnit> = []
-    let floor = 0
-    // Comments between the previous unit and `limit` that no statement claimed are module text of their own.
-    const looseComments = (limit: number) => {
-      for (let c = comments.firstAfter(floor); c < all.length && all[c]!.end <= limit; c++) {
-        units.push({ start: toLineStart(source, all[c]!.start), end: all[c]!.end, symbols: [], declaration: false })
-      }
-    }
-    const statements = Array.from(result.program.body)
-    statements.forEach((statement, i) => {
-      const span = spanOf(statement)
-      const described = describe(statement, source)
-      const start = toLineStart(source, described.declaration ? comments.leading(span.start, floor) : span.start)
-      const end = comments.trailing(span.end, statements[i + 1]?.start ?? source.length)
-      looseComments(start)
-      units.push({
-        start,
-        end,
-        symbols: described.symbols,
-        declaration: described.declaration,
-        children: () => partSpans(source, partsOf(statement), comments)
-      })
-      floor = end
-    })
-    looseComments(source.length)
-    return use(units)
+    return outlineOf(result, source, use)
   } finally {
     result.dispose()
   }
+}
+
+const outlineOf = <A>(result: ParseResult, source: string, use: (units: ReadonlyArray<CodeUnit>) => A): A | undefined => {
+  if (Array.from(result.errors).some((error) => error.severity === undefined || error.severity === "Error")) return undefined
+  // ESTree counts a `#!` line as a comment; the lazy tree does not.
+  const all = Array.from(result.comments, (comment) => ({ start: comment.start, end: comment.end }))
+    .filter((comment) => comment.start > 0 || !source.startsWith("#!"))
+  const comments = commentIndex(source, all)
+  const units: Array<CodeUnit> = []
+  let floor = 0
+  // Comments between the previous unit and `limit` that no statement claimed are module text of their own.
+  const looseComments = (limit: number) => {
+    for (let c = comments.firstAfter(floor); c < all.length && all[c]!.end <= limit; c++) {
+      units.push({ start: toLineStart(source, all[c]!.start), end: all[c]!.end, symbols: [], declaration: false })
+    }
+  }
+  const statements = list(result.program as unknown as Node, "body")
+  statements.forEach((statement, i) => {
+    const span = spanOf(statement)
+    const described = describe(statement, source)
+    const start = toLineStart(source, described.declaration ? comments.leading(span.start, floor) : span.start)
+    const end = comments.trailing(span.end, statements[i + 1]?.start ?? source.length)
+    looseComments(start)
+    units.push({
+      start,
+      end,
+      symbols: described.symbols,
+      declaration: described.declaration,
+      children: () => partSpans(source, partsOf(statement), comments)
+    })
+    floor = end
+  })
+  looseComments(source.length)
+  return use(units)
 }
