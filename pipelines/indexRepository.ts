@@ -299,10 +299,10 @@ const scanSince = (options: {
   /** The scan's cache outlives the run (a long-lived process keeps it). */
   readonly keepsCache?: boolean | undefined
   /**
-   * The notes the index holds, by content hash, when a patch of the last snapshot may stand in for
-   * the scan (a one-shot run that keeps nothing and does not retrain; see `patchSince`).
+   * What a patch asks of the index, when a patch of the last snapshot may stand in for the scan (a
+   * one-shot run that keeps nothing and does not retrain; see `patchSince`).
    */
-  readonly patchable?: Effect.Effect<ReadonlyMap<string, string | null>, IndexWriteError> | undefined
+  readonly patchable?: PatchableIndex | undefined
   readonly onProgress?: ((progress: IndexProgress) => void) | undefined
 }) =>
   Effect.gen(function*() {
@@ -338,20 +338,29 @@ const scanSince = (options: {
     return { snapshot, cache, previous }
   })
 
-/** A scan that patched the last snapshot, with the notes the index holds and those the tree now has. */
+/** A scan that patched the last snapshot, with what moved of the notes the index holds. */
 interface PatchedScan {
   readonly patched: Patched
   readonly stored: SnapshotFile.StoredFile
   readonly cache: ScanCache.ScanCache
-  readonly indexed: ReadonlyMap<string, string | null>
-  readonly current: ReadonlyMap<string, string>
+  /** The notes the index holds, as many as the patched snapshot has: a patch adds and deletes none. */
+  readonly notes: number
+  /** The moved notes whose bytes differ from what the index holds, with their content hashes now. */
+  readonly changed: ReadonlyMap<string, string>
+}
+
+/** The note an entity of a snapshot is, when it is one: a Markdown document or a source module. */
+const noteOfEntity = (id: string): string | undefined => {
+  const path = id.startsWith(DOCUMENT_PREFIX) ? id.slice(DOCUMENT_PREFIX.length) : id.startsWith(MODULE_PREFIX) ? id.slice(MODULE_PREFIX.length) : undefined
+  return path !== undefined && isNotePath(path) ? path : undefined
 }
 
 /**
  * The last snapshot patched with the files that moved (see Patch.ts), when a patch can say,
- * without loading the snapshot whole. The index holds that snapshot's build, so its notes are the
- * snapshot's, each file's hash as the scan cache now knows it; a note the cache does not know
- * means the two disagree, and the full scan decides.
+ * without loading the snapshot whole. The index holds the build of that snapshot (its manifest
+ * and the scan cache name the same snapshot hash), so its notes are the snapshot's and only the
+ * moved ones are looked up in it. A moved note the index does not hold, or fewer notes than its
+ * commit left, means the two disagree, and the full scan decides.
  */
 const patchSince = (options: {
   readonly root: string
@@ -359,30 +368,41 @@ const patchSince = (options: {
   readonly memo: SnapshotFile.SnapshotMemo
   readonly listing: Listing
   readonly cache: ScanCache.ScanCache
-  readonly indexed: Effect.Effect<ReadonlyMap<string, string | null>, IndexWriteError>
+  readonly indexed: PatchableIndex
 }) =>
   Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path
     const { root, cache } = options
+    // Notes lost from the index since its commit (a damaged file) are put back by the full scan.
+    if ((yield* options.indexed.held) !== options.indexed.notes) return undefined
     const stored = yield* SnapshotFile.readStored(fs, path.join(cairnDir(path, root), "snapshot.json"), options.memo)
     if (Option.isNone(stored)) return undefined
     const patched = yield* patch({ root, stored: stored.value.stored, listing: options.listing, config: options.config, cache }).pipe(
       Effect.catchDefect(() => Effect.succeed(undefined))
     )
     if (patched === undefined) return undefined
-    const hashes = new Map(cache.hashEntries().map(([file, , hash]) => [file, hash] as const))
-    const indexed = yield* options.indexed
-    const current = new Map<string, string>()
-    for (const note of indexed.keys()) {
-      const hash = hashes.get(note)
-      if (hash === undefined) return undefined
-      current.set(note, hash)
+    const now = new Map<string, string>()
+    for (const unit of patched.units) {
+      const note = noteOfEntity(unit.entity.id)
+      const hash = unit.entity.evidence[0]?.contentHash
+      if (note !== undefined && hash !== undefined) now.set(note, hash)
     }
-    // And every file that would be a note is one: the index holds the snapshot's notes, no fewer.
-    for (const file of hashes.keys()) if (isNotePath(file) && !current.has(file)) return undefined
-    return { patched, stored: stored.value, cache, indexed, current } satisfies PatchedScan
+    const held = yield* options.indexed.hashesOf([...now.keys()])
+    const changed = new Map<string, string>()
+    for (const [note, hash] of now) {
+      if (!held.has(note)) return undefined
+      if (held.get(note) !== hash) changed.set(note, hash)
+    }
+    return { patched, stored: stored.value, cache, notes: options.indexed.notes, changed } satisfies PatchedScan
   })
+
+/** What a patch asks of the index: how many notes its last commit left and it holds now, and the hashes of some. */
+interface PatchableIndex {
+  readonly notes: number
+  readonly held: Effect.Effect<number, IndexWriteError>
+  readonly hashesOf: (notes: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, string | null>, IndexWriteError>
+}
 
 export interface PendingChanges {
   readonly added: ReadonlyArray<string>
@@ -488,7 +508,10 @@ const upToDateReport = (manifest: StoredManifest): IndexReport => ({
  * index is: mostly waiting on the disk, which the write need not wait for.
  */
 interface Scan {
-  readonly current: ReadonlyMap<string, string>
+  /** How many notes the tree has now. */
+  readonly notes: number
+  /** The content hash of every changed note now, at least. */
+  readonly hashes: ReadonlyMap<string, string>
   readonly changed: ReadonlyArray<string>
   readonly deleted: ReadonlyArray<string>
   readonly relations: { readonly from: Array<string>; readonly edges: Array<NoteEdge> }
@@ -538,7 +561,7 @@ const scanForIndex = (options: IndexOptions, chunking: ChunkingSettings, progres
       previous: memory?.snapshot,
       rebuild: options.rebuild === true || rechunk,
       keepsCache: memory !== undefined,
-      patchable: memory === undefined && !retrain ? writer.noteHashes : undefined,
+      patchable: memory === undefined && !retrain && manifest !== undefined ? { notes: manifest.noteCount, held: writer.noteCount, hashesOf: writer.noteHashesOf } : undefined,
       onProgress: progress
     })
     if ("patched" in scanned) return yield* patchedScan(options.root, scanned, { space: space!, fingerprint }, progress)
@@ -556,7 +579,8 @@ const scanForIndex = (options: IndexOptions, chunking: ChunkingSettings, progres
     // the build the index holds are known when this run's previous snapshot is that build.
     const indexedBuild = !retrain && previous !== undefined && previous.contentHash === manifest?.snapshotHash
     return {
-      current,
+      notes: current.size,
+      hashes: current,
       changed: [...current].filter(([note, hash]) => retrain || stored.get(note) !== hash).map(([note]) => note).sort(byCodeUnit),
       deleted: [...stored.keys()].filter((note) => !current.has(note)).sort(byCodeUnit),
       relations: relationUpdate(snapshot, {
@@ -583,27 +607,26 @@ const patchedScan = (
   progress: (event: IndexProgress) => void
 ) =>
   Effect.gen(function*() {
-    const { patched, stored, cache, indexed, current } = scanned
-    yield* reported(progress, { _tag: "Discovered", files: current.size })
+    const { patched, stored, cache, notes, changed } = scanned
+    yield* reported(progress, { _tag: "Discovered", files: notes })
     const from: Array<string> = []
     const edges: Array<NoteEdge> = []
-    const noteOf = (id: string): string | undefined => {
-      const note = id.startsWith(DOCUMENT_PREFIX) ? id.slice(DOCUMENT_PREFIX.length) : id.startsWith(MODULE_PREFIX) ? id.slice(MODULE_PREFIX.length) : undefined
-      return note !== undefined && current.has(note) ? note : undefined
-    }
+    // Every note of the snapshot is one the index holds; a relation to an entity of the snapshot
+    // names one that exists (assembly drops the others).
     for (const unit of patched.units) {
-      const note = noteOf(unit.entity.id)
+      const note = noteOfEntity(unit.entity.id)
       if (note === undefined) continue
       from.push(note)
       for (const relation of unit.group) {
-        const to = noteOf(relation.to)
+        const to = noteOfEntity(relation.to)
         if (to !== undefined && to !== note) edges.push({ from: note, to, verb: relation.kind })
       }
     }
     const files = stageFiles(root, run.fingerprint, patched.contentHash, (fs, file) => SnapshotFile.stagePatched(fs, file, stored, patched), cache)
     return {
-      current,
-      changed: [...current].filter(([note, hash]) => indexed.get(note) !== hash).map(([note]) => note).sort(byCodeUnit),
+      notes,
+      hashes: changed,
+      changed: [...changed.keys()].sort(byCodeUnit),
       deleted: [],
       relations: { from: from.sort(byCodeUnit), edges: edges.sort(byEdge) },
       snapshotHash: patched.contentHash,
@@ -624,7 +647,7 @@ export const indexRepository = Effect.fn("indexRepository")(function*(options: I
   const chunking: ChunkingSettings = { config, fingerprint: ChunkingConfig.fingerprint(config) }
   return yield* Effect.scoped(Effect.gen(function*() {
     const scan = yield* scanForIndex(options, chunking, progress)
-    return "current" in scan ? yield* writeIndex(options, chunking, scan, progress) : upToDateReport(scan)
+    return "changed" in scan ? yield* writeIndex(options, chunking, scan, progress) : upToDateReport(scan)
   }))
 }, (effect) => Effect.provide(effect, NodeCrypto.layerDigest))
 
@@ -641,13 +664,13 @@ const writeIndex = (options: IndexOptions, chunking: ChunkingSettings, scan: Sca
     const writer = yield* IndexWriter
     const counter = yield* TokenCounter
     const memory = options.memory
-    const { current, changed, deleted, space, retrain } = scan
+    const { hashes, changed, deleted, space, retrain } = scan
     // The chunks, embedded and written; the scan's files are written aside meanwhile.
     const indexed = Effect.gen(function*() {
       const chunks = yield* chunkNotes(options.root, changed, counter, chunking.config, progress)
       const content = {
         chunks,
-        notes: changed.map((note) => ({ id: note, contentHash: current.get(note)! })),
+        notes: changed.map((note) => ({ id: note, contentHash: hashes.get(note)! })),
         deleteNotes: deleted,
         relations: scan.relations,
         manifest: { snapshotHash: scan.snapshotHash, builtAt: new Date(options.now).toISOString(), chunking: chunking.fingerprint }
@@ -725,9 +748,9 @@ const writeIndex = (options: IndexOptions, chunking: ChunkingSettings, scan: Sca
     progress({ _tag: "Written" })
     return {
       upToDate: false,
-      notes: current.size,
+      notes: scan.notes,
       notesIndexed: changed.length,
-      notesUnchanged: current.size - changed.length,
+      notesUnchanged: scan.notes - changed.length,
       notesDeleted: deleted.length,
       chunksEmbedded: embedded,
       vectorsReused: chunks.length - embedded,

@@ -197,6 +197,11 @@ describe("IndexWriter", () => {
       const hashes = yield* writer.noteHashes
       assert.strictEqual(hashes.get("notes/caching.md"), "hash:v2")
       assert.isFalse(hashes.has("notes/retries.md"))
+      // The same of a few notes, and the count the manifest keeps.
+      const some = yield* writer.noteHashesOf(["notes/retries.md", "notes/caching.md", "notes/never.md"])
+      assert.deepStrictEqual([...some], [["notes/caching.md", "hash:v2"]])
+      assert.strictEqual(yield* writer.noteCount, hashes.size)
+      assert.strictEqual((yield* writer.manifest)?.noteCount, hashes.size)
       const note = database.connection.prepare("SELECT * FROM notes WHERE id = 'notes/caching.md'").get() as Record<string, unknown>
       assert.deepStrictEqual({ ...note }, { id: "notes/caching.md", title: added.title, path: added.path, chunk_count: 2, lead_chunk: added.id, content_hash: "hash:v2" })
       const relations = database.connection.prepare("SELECT from_note, to_note FROM relations ORDER BY from_note").all().map((row) => ({ ...row }))

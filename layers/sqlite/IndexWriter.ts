@@ -154,6 +154,10 @@ export class IndexWriter extends Context.Service<IndexWriter, {
   ): Effect.Effect<WriteSummary, IndexWriteError | E>
   /** Every stored note with its content hash (null when none was recorded), by id. */
   readonly noteHashes: Effect.Effect<ReadonlyMap<string, string | null>, IndexWriteError>
+  /** How many notes are stored now (the manifest says how many the last commit left). */
+  readonly noteCount: Effect.Effect<number, IndexWriteError>
+  /** `noteHashes` of the stored notes among `notes` alone. */
+  noteHashesOf(notes: ReadonlyArray<string>): Effect.Effect<ReadonlyMap<string, string | null>, IndexWriteError>
   /** The stored chunks of `notes`: content sha and whether a vector is stored, by chunk id. */
   storedChunks(notes: ReadonlyArray<string>): Effect.Effect<ReadonlyMap<ChunkId, StoredChunk>, IndexWriteError>
   /** The model of the stored vectors, if any, with the model's data. */
@@ -538,6 +542,13 @@ export const make = Effect.gen(function*() {
       const rows = db.prepare("SELECT id, content_hash FROM notes").all() as Array<{ id: string; content_hash: string | null }>
       return new Map(rows.sort((a, b) => compareIds(a.id, b.id)).map((row) => [row.id, row.content_hash] as const))
     }),
+    noteCount: reading(() => count(db, "SELECT count(*) AS n FROM notes")),
+    noteHashesOf: (notes) =>
+      reading(() => {
+        const rows = db.prepare("SELECT id, content_hash FROM notes WHERE id IN (SELECT value FROM json_each(?))")
+          .all(JSON.stringify(notes)) as Array<{ id: string; content_hash: string | null }>
+        return new Map(rows.sort((a, b) => compareIds(a.id, b.id)).map((row) => [row.id, row.content_hash] as const))
+      }),
     storedChunks: (notes) =>
       reading(() => {
         const vectors = hasVectorTable(db)
