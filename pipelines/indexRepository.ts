@@ -735,7 +735,7 @@ const writeIndex = (options: IndexOptions, chunking: ChunkingSettings, scan: Sca
       }
       return { chunks, encoder: encoder!, embedded, summary }
     })
-    const [{ chunks, encoder, embedded, summary }, files] = yield* Effect.all([indexed, scan.files], { concurrency: 2 })
+    const [files, { chunks, encoder, embedded, summary }] = yield* Effect.all([scan.files, indexed], { concurrency: 2 })
     // Only now, with the index committed, may the files vouch for this scan.
     if (files !== undefined) yield* files.commit
     if (memory !== undefined && scan.kept !== undefined) {
