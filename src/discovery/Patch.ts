@@ -157,23 +157,27 @@ export const patch = (input: PatchInput): Effect.Effect<Patched | undefined, Dis
     const { modules, documents, configFiles, coverage: partitionCoverage, moduleAnalyzer } = partition(listing.files, config)
 
     // Exactly the files the stored scan read, and only modules and documents moved.
-    const remembered = new Map(cache.hashEntries().map(([path, stamp]) => [path, stamp] as const))
-    const analysable = [...modules, ...documents, ...configFiles.map((entry) => entry.file)]
-    if (remembered.size !== analysable.length) return undefined
-    const modulePaths = new Set(modules.map((file) => file.path))
-    const documentPaths = new Set(documents.map((file) => file.path))
+    if (cache.entryCount() !== modules.length + documents.length + configFiles.length) return undefined
+    /** Whether `file` moved since the stored scan; undefined when that scan did not read it as it is listed. */
+    const hasMoved = (file: ListedFile): boolean | undefined => {
+      const stamp = cache.stampOf(file.path)
+      if (stamp === undefined) return undefined
+      if (file.stamp === stamp) return false
+      // A file without a stamp is one the scan cache cannot remember: the full scan leaves it out.
+      return file.stamp === "" ? undefined : true
+    }
     const movedModules: Array<ListedFile> = []
     const movedDocuments: Array<ListedFile> = []
-    for (const file of analysable) {
-      const stamp = remembered.get(file.path)
-      if (stamp === undefined) return undefined
-      if (file.stamp === stamp) continue
-      // A file without a stamp is one the scan cache cannot remember: the full scan leaves it out.
-      if (file.stamp === "") return undefined
-      if (modulePaths.has(file.path)) movedModules.push(file)
-      else if (documentPaths.has(file.path)) movedDocuments.push(file)
-      else return undefined
+    for (const [files, moved] of [[modules, movedModules], [documents, movedDocuments]] as const) {
+      for (const file of files) {
+        const verdict = hasMoved(file)
+        if (verdict === undefined) return undefined
+        if (verdict) moved.push(file)
+      }
     }
+    // A configuration file that moved may move every module's resolution: the full scan decides.
+    for (const { file } of configFiles) if (hasMoved(file) !== false) return undefined
+    const modulePaths = new Set(modules.map((file) => file.path))
     const moved = movedModules.length + movedDocuments.length
     if (moved === 0 || moved > MAX_PATCHED_FILES) return undefined
 
@@ -288,7 +292,7 @@ export const patch = (input: PatchInput): Effect.Effect<Patched | undefined, Dis
       !((entry.analyzer === moduleAnalyzer?.id || entry.analyzer === ANALYZER_ID) && movedPaths.has(entry.scope))
     )
     const note = runNote({ _tag: "Accepted", index: previous }, {
-      analysed: analysable.length,
+      analysed: modules.length + documents.length + configFiles.length,
       parsed: configFiles.length + parsed,
       reusedModules: modules.length - notReused,
       reusedDocuments: documents.length - documentsNotReused

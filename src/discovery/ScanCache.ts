@@ -36,6 +36,12 @@ export interface ScanCache {
    * After a scan, only the files that scan looked at; a vanished file's entry is not carried on.
    */
   readonly hashEntries: () => ReadonlyArray<readonly [string, string, string]>
+  /**
+   * The stamp `hashEntries` holds for `path`, and how many paths it holds: what a listing is
+   * compared with, without building (and sorting) the entries.
+   */
+  readonly stampOf: (path: string) => string | undefined
+  readonly entryCount: () => number
 }
 
 /**
@@ -78,6 +84,8 @@ const build = (
       }
       return table as unknown as WeakMap<K, V>
     },
+    stampOf: (path) => (seen === undefined || seen.has(path) ? hashes.get(path)?.stamp : undefined),
+    entryCount: () => (seen === undefined ? hashes.size : [...seen].filter((path) => hashes.has(path)).length),
     hashEntries: () =>
       [...hashes]
         .filter(([path]) => seen === undefined || seen.has(path))

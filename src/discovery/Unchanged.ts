@@ -51,14 +51,14 @@ export const unchangedSince = (
   Effect.gen(function*() {
     const config = yield* DiscoveryConfig.make(overrides)
     // The last scan's own files only: a hash the cache still holds from an older scan vouches for nothing.
-    const remembered = new Map(cache.hashEntries().map(([path, stamp]) => [path, stamp] as const))
     const listing = yield* walk(config, cache)
     let analysable = 0
     for (const file of listing.files) {
       if (Registry.standard.analyzerFor(file.path) === undefined || file.size > config.maxFileBytes) continue
       analysable++
-      if (file.stamp === "" || remembered.get(file.path) !== file.stamp) return { unchanged: false, listing }
+      if (file.stamp === "" || cache.stampOf(file.path) !== file.stamp) return { unchanged: false, listing }
     }
     // Every listed file is remembered with its stamp; equal counts leave no remembered file unlisted.
-    return { unchanged: remembered.size > 0 && analysable === remembered.size, listing }
+    const remembered = cache.entryCount()
+    return { unchanged: remembered > 0 && analysable === remembered, listing }
   })
