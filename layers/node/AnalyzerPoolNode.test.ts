@@ -1,7 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Deferred, Effect } from "effect"
 import { inProcess } from "../../src/discovery/AnalyzerPool.ts"
 import { MIN_POOLED_BATCH, pool } from "./AnalyzerPoolNode.ts"
+import { groupsOf, shareBatch } from "./SharedBatch.ts"
 
 const requests = Array.from({ length: MIN_POOLED_BATCH + 37 }, (_, i) => ({
   path: `docs/page-${i}.md`,
@@ -22,4 +23,19 @@ describe("AnalyzerPoolNode", () => {
       const few = requests.slice(0, 3)
       assert.deepStrictEqual(yield* pool.analyzeAll("markdown", few), yield* inProcess.analyzeAll("markdown", few))
     }))
+
+  it.effect("shareBatch - a thread with other work first takes no group before it is done; the workers answer the batch meanwhile", () =>
+    Effect.gen(function*() {
+      const never = yield* Deferred.make<void>()
+      let taken = 0
+      const answered = yield* shareBatch({
+        worker: new URL("./analyzerWorker.ts", import.meta.url),
+        groups: groupsOf(requests, 20),
+        context: "markdown",
+        local: (group) => Effect.andThen(Effect.sync(() => taken++), inProcess.analyzeAll("markdown", group)),
+        joinAfter: Deferred.await(never)
+      })
+      assert.strictEqual(taken, 0)
+      assert.deepStrictEqual(answered, yield* inProcess.analyzeAll("markdown", requests))
+    }), 60_000)
 })

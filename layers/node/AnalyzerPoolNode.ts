@@ -5,7 +5,7 @@
  * starting a worker costs more than it saves.
  */
 import { Effect, Layer } from "effect"
-import type { AnalysisRequest, AnalyzerPoolShape } from "../../src/discovery/AnalyzerPool.ts"
+import type { AnalysisRequest, AnalyzerPoolOptions, AnalyzerPoolShape } from "../../src/discovery/AnalyzerPool.ts"
 import { AnalyzerPool, inProcess } from "../../src/discovery/AnalyzerPool.ts"
 import type { Analysis } from "../../src/discovery/FileAnalysis.ts"
 import { groupsOf, shareBatch } from "./SharedBatch.ts"
@@ -16,14 +16,15 @@ export const MIN_POOLED_BATCH = 200
 /** Files per group: small enough that the main thread's turns stay short. */
 const GROUP = 20
 
-const analyzeAll = (analyzer: string, requests: ReadonlyArray<AnalysisRequest>): Effect.Effect<ReadonlyArray<Analysis>> =>
+const analyzeAll = (analyzer: string, requests: ReadonlyArray<AnalysisRequest>, options?: AnalyzerPoolOptions): Effect.Effect<ReadonlyArray<Analysis>> =>
   requests.length < MIN_POOLED_BATCH
-    ? inProcess.analyzeAll(analyzer, requests)
+    ? inProcess.analyzeAll(analyzer, requests, options)
     : shareBatch({
       worker: new URL("./analyzerWorker.ts", import.meta.url),
       groups: groupsOf(requests, GROUP),
       context: analyzer,
-      local: (group) => inProcess.analyzeAll(analyzer, group)
+      local: (group) => inProcess.analyzeAll(analyzer, group),
+      joinAfter: options?.after
     })
 
 export const pool: AnalyzerPoolShape = { analyzeAll }

@@ -58,6 +58,8 @@ export const shareBatch = <A, B, C, E, R>(options: {
   readonly context: C
   readonly local: (group: ReadonlyArray<A>) => Effect.Effect<ReadonlyArray<B>, E, R>
   readonly onGroup?: (id: number) => void
+  /** This thread claims groups only once this is done (it has other work first), or the workers are. By default at once. */
+  readonly joinAfter?: Effect.Effect<void> | undefined
 }): Effect.Effect<ReadonlyArray<B>, E, R> => {
   const { groups, local } = options
   const onGroup = options.onGroup ?? (() => {})
@@ -78,6 +80,8 @@ export const shareBatch = <A, B, C, E, R>(options: {
           results[answer.id] = answer.results
           onGroup(answer.id)
         })
+        // Unless the workers are through with every group first.
+        if (options.joinAfter !== undefined) yield* Effect.raceFirst(options.joinAfter, Effect.promise(() => collected))
         for (let id = claim(next); id < groups.length; id = claim(next)) {
           results[id] = yield* local(groups[id]!)
           onGroup(id)

@@ -5,7 +5,7 @@
  * one deterministic snapshot. A file is reused from the previous snapshot wherever reuse cannot
  * change the answer. Progress is reported after every file.
  */
-import { Effect, Fiber, Option, Queue, Stream } from "effect"
+import { Deferred, Effect, Exit, Fiber, Option, Queue, Stream } from "effect"
 import type * as Digest from "effect/crypto/Digest"
 import type { DiscoveryError } from "../domain/DiscoveryError.ts"
 import type { Coverage, ModuleEntity, Snapshot } from "../domain/Snapshot.ts"
@@ -212,13 +212,17 @@ export const discoverWith = (
       Stream.runDrain
     )
     // Documents are read first and those that cannot be reused handed to the analyzer pool, which
-    // may parse them on another thread while this one analyses modules.
+    // may parse them on another thread while this one analyses modules, and helps only after: a
+    // group of documents taken here in between held the modules up, and left that thread idle.
     const prepared = yield* Effect.forEach(documents, (file) => prepareDocument(file, previous, cache), {
       concurrency: config.concurrency
     })
     const early = prepared.filter((p) => p.prior === undefined && p.text !== undefined)
-    const earlyAnalyses = yield* Effect.forkChild(pool.analyzeAll(ANALYZER_ID, early.map((p) => ({ path: p.file.path, text: p.text! }))))
-    yield* modulesPhase
+    const modulesDone = yield* Deferred.make<void>()
+    const earlyAnalyses = yield* Effect.forkChild(
+      pool.analyzeAll(ANALYZER_ID, early.map((p) => ({ path: p.file.path, text: p.text! })), { after: Deferred.await(modulesDone) })
+    )
+    yield* modulesPhase.pipe(Effect.ensuring(Deferred.done(modulesDone, Exit.void)))
     const analyses = yield* Fiber.join(earlyAnalyses)
     const documentWork = { prepared, analysed: new Map<string, Analysis>(early.map((p, i) => [p.file.path, analyses[i]!])) }
 
