@@ -58,21 +58,32 @@ const decodeBase64: (text: string) => Uint8Array = typeof Buffer === "function"
 
 /**
  * The bytes a padded base64 text decodes to, or -1 when it is not one. With `Buffer`, by decoding
- * and encoding again (a text is base64 when it survives the round trip), faster than scanning it
- * with a pattern; elsewhere by the pattern, without decoding. The round trip also refuses base64
- * whose last character carries stray bits, which the pattern lets through; `encodeModel` never
- * writes such text.
+ * and checking the length: `Buffer` skips a character outside the alphabet, so any such character
+ * leaves fewer bytes than the text's length promises (re-encoding to compare cost 6 ms a refresh,
+ * and refused stray bits in the last character too, which decode to the same bytes).
+ * Elsewhere by the pattern, without decoding. The decoded bytes are kept for `fromBase64`, which
+ * is asked for the same text next.
  */
 const base64Bytes = (text: string): number => {
-  if (typeof Buffer === "function") {
-    const bytes = Buffer.from(text, "base64")
-    return bytes.toString("base64") === text ? bytes.length : -1
-  }
   const padding = text.endsWith("==") ? 2 : text.endsWith("=") ? 1 : 0
+  const promised = (text.length / 4) * 3 - padding
+  if (text.length % 4 !== 0) return -1
+  if (typeof Buffer === "function") {
+    const bytes = decodeBase64(text)
+    const firstPad = text.indexOf("=")
+    if (bytes.length !== promised || (firstPad !== -1 && firstPad < text.length - padding)) return -1
+    // base64url's two letters, which `Buffer` reads as it reads `+` and `/`.
+    if (text.includes("-") || text.includes("_")) return -1
+    lastDecoded = { text, bytes }
+    return promised
+  }
   const padded = text.indexOf("=")
-  if (text.length % 4 !== 0 || NOT_BASE64.test(text) || (padded !== -1 && padded !== text.length - padding)) return -1
-  return (text.length / 4) * 3 - padding
+  if (NOT_BASE64.test(text) || (padded !== -1 && padded !== text.length - padding)) return -1
+  return promised
 }
+
+/** The last text `base64Bytes` decoded, and its bytes. */
+let lastDecoded: { readonly text: string; readonly bytes: Uint8Array } | undefined
 
 export const LsaModel = Schema.Struct({
   format: Schema.Literal(FORMAT),
@@ -110,7 +121,9 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1
 
 /** The floats of a base64 text already checked by the schema: a view over the bytes where it can be. */
 const fromBase64 = (text: string): Float32Array => {
-  const bytes = decodeBase64(text)
+  const held = lastDecoded
+  lastDecoded = undefined
+  const bytes = held !== undefined && held.text === text ? held.bytes : decodeBase64(text)
   if (LITTLE_ENDIAN && bytes.byteOffset % 4 === 0) return new Float32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4)
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   const out = new Float32Array(bytes.length / 4)
