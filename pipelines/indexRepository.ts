@@ -6,7 +6,7 @@
  */
 import * as NodeChildProcessSpawner from "@effect/platform-node/NodeChildProcessSpawner"
 import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
-import { Effect, FileSystem, Layer, Option, Path, type Scope } from "effect"
+import { Effect, FileSystem, Layer, Option, Path } from "effect"
 import type { PlatformError } from "effect/PlatformError"
 import * as NodeFs from "node:fs"
 import type { Chunk, ChunkId } from "../src/domain/Chunk.ts"
@@ -504,8 +504,7 @@ const upToDateReport = (manifest: StoredManifest): IndexReport => ({
  * What an index run's scan found and what the index must take in. The snapshot itself is not
  * here: a one-shot run has already written it aside (`files`), so the 100 MB or so of a large
  * repository's snapshot and scan cache are not held through chunking and writing. A long-lived
- * process keeps them (`kept`), for its next refresh. A patched scan's files are written while the
- * index is: mostly waiting on the disk, which the write need not wait for.
+ * process keeps them (`kept`), for its next refresh.
  */
 interface Scan {
   /** How many notes the tree has now. */
@@ -519,8 +518,7 @@ interface Scan {
   readonly space: Omit<VectorSpace, "model"> | undefined
   readonly retrain: boolean
   readonly patched: boolean
-  /** The scan's files written aside, or nothing to write; run by the write, alongside its own work. */
-  readonly files: Effect.Effect<SnapshotFile.Staged | undefined, PlatformError, FileSystem.FileSystem | Path.Path | Scope.Scope>
+  readonly files: SnapshotFile.Staged | undefined
   readonly kept: { readonly snapshot: Snapshot; readonly cache: ScanCache.ScanCache; readonly fingerprint: string } | undefined
 }
 
@@ -591,7 +589,7 @@ const scanForIndex = (options: IndexOptions, chunking: ChunkingSettings, progres
       space,
       retrain,
       patched: false,
-      files: Effect.succeed(memory === undefined || memory.saved === undefined ? yield* stageScan(options.root, snapshot, cache, fingerprint) : undefined),
+      files: memory === undefined || memory.saved === undefined ? yield* stageScan(options.root, snapshot, cache, fingerprint) : undefined,
       kept: memory === undefined ? undefined : { snapshot, cache, fingerprint }
     } satisfies Scan
   })
@@ -622,7 +620,7 @@ const patchedScan = (
         if (to !== undefined && to !== note) edges.push({ from: note, to, verb: relation.kind })
       }
     }
-    const files = stageFiles(root, run.fingerprint, patched.contentHash, (fs, file) => SnapshotFile.stagePatched(fs, file, stored, patched), cache)
+    const files = yield* stageFiles(root, run.fingerprint, patched.contentHash, (fs, file) => SnapshotFile.stagePatched(fs, file, stored, patched), cache)
     return {
       notes,
       hashes: changed,
@@ -665,84 +663,79 @@ const writeIndex = (options: IndexOptions, chunking: ChunkingSettings, scan: Sca
     const counter = yield* TokenCounter
     const memory = options.memory
     const { hashes, changed, deleted, space, retrain } = scan
-    // The chunks, embedded and written; the scan's files are written aside meanwhile.
-    const indexed = Effect.gen(function*() {
-      const chunks = yield* chunkNotes(options.root, changed, counter, chunking.config, progress)
-      const content = {
-        chunks,
-        notes: changed.map((note) => ({ id: note, contentHash: hashes.get(note)! })),
-        deleteNotes: deleted,
-        relations: scan.relations,
-        manifest: { snapshotHash: scan.snapshotHash, builtAt: new Date(options.now).toISOString(), chunking: chunking.fingerprint }
-      }
-      // Embeddings. A retrain fits the latent semantic model on a sample of the chunks, while the
-      // chunks are written, then embeds them all; an incremental run embeds only chunks whose text the
-      // index has no vector for, with the stored model.
-      let encoder: TextEncoderModel
-      let embedded: number
-      let summary: WriteSummary
-      if (retrain) {
-        yield* reported(progress, { _tag: "Writing", chunks: chunks.length, training: true })
-        const training = yield* Training
-        summary = yield* Effect.scoped(Effect.gen(function*() {
-          const run = yield* training.start(trainingSample(chunks).map((chunk) => chunk.text))
-          // Vectors are stored in chunk id order, as `write` stores them, so the file has the same
-          // bytes; sorted while the model trains on another thread, since 76,000 ids take 0.4 s.
-          const ordered = [...chunks].sort((a, b) => byCodeUnit(a.id, b.id))
-          return yield* writer.rebuild(content, (store) =>
-            Effect.gen(function*() {
-              // The store's space is opened on the trained model, before the first vectors: embedInto
-              // hands some over only once training ends, and meanwhile does what needs no model.
-              const open = yield* Effect.cached(Effect.gen(function*() {
-                const trained = yield* run.model
-                // Each step is long and synchronous; yielding between them lets a Ctrl-C in meanwhile
-                // interrupt the build (and roll it back) instead of waiting for the commit.
-                yield* Effect.yieldNow
-                encoder = Lsa.encoder(trained)
-                yield* store.open({ id: encoder.id, version: encoder.version, dimension: encoder.dimension, model: Lsa.encodeModel(trained) })
-                progress({ _tag: "Embedding", chunks: chunks.length })
-              }))
-              let next = 0
-              yield* run.embedInto(ordered.map((chunk) => chunk.text), (vectors) => {
-                const entries = vectors.map((vector, i) => ({ chunkId: ordered[next + i]!.id as ChunkId, vector }))
-                next += vectors.length
-                return Effect.andThen(open, Effect.andThen(Effect.yieldNow, store.add(entries)))
-              })
-              yield* open
+    const chunks = yield* chunkNotes(options.root, changed, counter, chunking.config, progress)
+    const content = {
+      chunks,
+      notes: changed.map((note) => ({ id: note, contentHash: hashes.get(note)! })),
+      deleteNotes: deleted,
+      relations: scan.relations,
+      manifest: { snapshotHash: scan.snapshotHash, builtAt: new Date(options.now).toISOString(), chunking: chunking.fingerprint }
+    }
+    // Embeddings. A retrain fits the latent semantic model on a sample of the chunks, while the
+    // chunks are written, then embeds them all; an incremental run embeds only chunks whose text the
+    // index has no vector for, with the stored model.
+    let encoder: TextEncoderModel
+    let embedded: number
+    let summary: WriteSummary
+    if (retrain) {
+      yield* reported(progress, { _tag: "Writing", chunks: chunks.length, training: true })
+      const training = yield* Training
+      summary = yield* Effect.scoped(Effect.gen(function*() {
+        const run = yield* training.start(trainingSample(chunks).map((chunk) => chunk.text))
+        // Vectors are stored in chunk id order, as `write` stores them, so the file has the same
+        // bytes; sorted while the model trains on another thread, since 76,000 ids take 0.4 s.
+        const ordered = [...chunks].sort((a, b) => byCodeUnit(a.id, b.id))
+        return yield* writer.rebuild(content, (store) =>
+          Effect.gen(function*() {
+            // The store's space is opened on the trained model, before the first vectors: embedInto
+            // hands some over only once training ends, and meanwhile does what needs no model.
+            const open = yield* Effect.cached(Effect.gen(function*() {
+              const trained = yield* run.model
+              // Each step is long and synchronous; yielding between them lets a Ctrl-C in meanwhile
+              // interrupt the build (and roll it back) instead of waiting for the commit.
               yield* Effect.yieldNow
+              encoder = Lsa.encoder(trained)
+              yield* store.open({ id: encoder.id, version: encoder.version, dimension: encoder.dimension, model: Lsa.encodeModel(trained) })
+              progress({ _tag: "Embedding", chunks: chunks.length })
             }))
-        }))
-        embedded = chunks.length
-      } else {
-        // The stored model embeds the new chunks; the batch names no model data, so the stored stays.
-        const restored = memory?.encoder !== undefined && memory.encoder.version === space!.version
-          ? memory.encoder
-          : Lsa.encoder(yield* Lsa.decodeModel((yield* writer.vectorSpace)?.model ?? "").pipe(Effect.orDie))
-        encoder = restored
-        const existing = yield* writer.storedChunks(changed)
-        const toEmbed = chunks.filter((chunk) => {
-          const known = existing.get(chunk.id)
-          return known === undefined || !known.embedded || known.contentSha !== chunk.contentSha
-        })
-        yield* reported(progress, { _tag: "Embedding", chunks: toEmbed.length })
-        const entries = toEmbed.map((chunk) => ({ chunkId: chunk.id as ChunkId, vector: restored.embedOne(chunk.text) }))
-        yield* reported(progress, { _tag: "Writing", chunks: chunks.length, training: false })
-        summary = yield* writer.write({
-          ...content,
-          vectors: { model: { id: space!.modelId, version: space!.version, dimension: space!.dimension }, entries }
-        })
-        embedded = entries.length
-      }
-      return { chunks, encoder: encoder!, embedded, summary }
-    })
-    const [files, { chunks, encoder, embedded, summary }] = yield* Effect.all([scan.files, indexed], { concurrency: 2 })
+            let next = 0
+            yield* run.embedInto(ordered.map((chunk) => chunk.text), (vectors) => {
+              const entries = vectors.map((vector, i) => ({ chunkId: ordered[next + i]!.id as ChunkId, vector }))
+              next += vectors.length
+              return Effect.andThen(open, Effect.andThen(Effect.yieldNow, store.add(entries)))
+            })
+            yield* open
+            yield* Effect.yieldNow
+          }))
+      }))
+      embedded = chunks.length
+    } else {
+      // The stored model embeds the new chunks; the batch names no model data, so the stored stays.
+      const restored = memory?.encoder !== undefined && memory.encoder.version === space!.version
+        ? memory.encoder
+        : Lsa.encoder(yield* Lsa.decodeModel((yield* writer.vectorSpace)?.model ?? "").pipe(Effect.orDie))
+      encoder = restored
+      const existing = yield* writer.storedChunks(changed)
+      const toEmbed = chunks.filter((chunk) => {
+        const known = existing.get(chunk.id)
+        return known === undefined || !known.embedded || known.contentSha !== chunk.contentSha
+      })
+      yield* reported(progress, { _tag: "Embedding", chunks: toEmbed.length })
+      const entries = toEmbed.map((chunk) => ({ chunkId: chunk.id as ChunkId, vector: restored.embedOne(chunk.text) }))
+      yield* reported(progress, { _tag: "Writing", chunks: chunks.length, training: false })
+      summary = yield* writer.write({
+        ...content,
+        vectors: { model: { id: space!.modelId, version: space!.version, dimension: space!.dimension }, entries }
+      })
+      embedded = entries.length
+    }
     // Only now, with the index committed, may the files vouch for this scan.
-    if (files !== undefined) yield* files.commit
+    if (scan.files !== undefined) yield* scan.files.commit
     if (memory !== undefined && scan.kept !== undefined) {
       memory.snapshot = scan.kept.snapshot
       memory.cache = scan.kept.cache
       memory.fingerprint = scan.kept.fingerprint
-      memory.encoder = encoder
+      memory.encoder = encoder!
       memory.saved = memory.saved === undefined
     }
     progress({ _tag: "Written" })

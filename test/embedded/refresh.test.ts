@@ -156,7 +156,7 @@ describe("refresh from a one-shot process", () => {
       const before = files()
       write(root, "docs/retention.md", "# Log retention\n\nApplication logs are kept for 45 days.\n")
       assert.strictEqual(await indexWhileLocked(root), "failed")
-      // The scan's files, written aside while the index write failed, were not put in place.
+      // The scan's files were written aside before the index write failed; none were put in place.
       assert.deepStrictEqual(files(), before)
       assert.deepStrictEqual(readdirSync(join(root, ".cairn")).filter((name) => name.endsWith(".tmp")), [])
       const next = await index(root)
