@@ -2,10 +2,11 @@
  * bench:index — the embedded index on three repositories: this repository (a fresh clone), the
  * generated 10,000-module repository of bench:discover, and a synthetic index of 100,000 chunks
  * written straight through the writer. Every measurement runs in a process of its own, so each
- * peak memory is that step's alone: the cold index; a refresh after one edit from a one-shot
- * process (as `cairn ask` refreshes) and from a long-lived one (`openCairn`, which keeps the last
- * snapshot in memory); a refresh with nothing changed; warm `ask` p50/p95 over 100 questions
- * (process start excluded) and, separately, one CLI process start.
+ * peak memory is that step's alone: the cold index (median of 3, and the highest peak); a refresh
+ * after one edit from a one-shot process (as `cairn ask` refreshes; median of 5) and from a
+ * long-lived one (`openCairn`, which keeps the last snapshot in memory; median of 5); a refresh
+ * with nothing changed; warm `ask` p50/p95 over 100 questions (process start excluded) and,
+ * separately, one CLI process start.
  *
  *   npm run bench:index                       all three
  *   npm run bench:index -- --scenario self    one of self | generated | large
@@ -84,23 +85,41 @@ const processStart = (root: string) => {
   return percentile(times, 50)
 }
 
-/** Each step in a process of its own; `edit` is the file the refreshes append to. */
+/** Runs that take the median of a figure: the machines are noisy, and one run can land far from the rest. */
+const COLD_RUNS = 3
+const ONE_SHOT_RUNS = 5
+
+const range = (values: ReadonlyArray<number>, digits: number) =>
+  `${Math.min(...values).toFixed(digits)} to ${Math.max(...values).toFixed(digits)}`
+
+/**
+ * Each step in a process of its own; `edit` is the file the refreshes append to. The cold index and
+ * the one-shot refresh are run several times, each from where the last left the index, and report
+ * their median, their range and the highest peak.
+ */
 const repositoryScenario = (name: string, root: string, edit: string) => {
-  const cold = child(["--cold", root])
-  const oneShot = child(["--refresh", root, edit])
+  const colds = Array.from({ length: COLD_RUNS }, () => {
+    rmSync(join(root, ".cairn"), { recursive: true, force: true })
+    return child(["--cold", root])
+  })
+  const cold = colds.at(-1)!
+  const oneShots = Array.from({ length: ONE_SHOT_RUNS }, () => child(["--refresh", root, edit]))
+  const oneShot = oneShots.find((run) => run["refreshMs"] === median(oneShots.map((r) => r["refreshMs"]!)))!
   const session = child(["--session", root, edit])
   const ask = child(["--serve", root])
   return {
     name,
     files: cold["files"]!,
     chunks: cold["chunks"]!,
-    coldSeconds: cold["seconds"]!,
-    coldPeakMiB: cold["peakMiB"]!,
+    coldSeconds: median(colds.map((run) => run["seconds"]!)),
+    coldSecondsRange: range(colds.map((run) => run["seconds"]!), 2),
+    coldPeakMiB: Math.max(...colds.map((run) => run["peakMiB"]!)),
     refreshOneShotMs: oneShot["refreshMs"]!,
-    refreshIndexed: oneShot["indexed"]!,
-    refreshPatched: oneShot["patched"]!,
-    refreshNoChangeMs: oneShot["noChangeMs"]!,
-    refreshPeakMiB: oneShot["peakMiB"]!,
+    refreshOneShotRange: range(oneShots.map((run) => run["refreshMs"]!), 0),
+    refreshIndexed: Math.max(...oneShots.map((run) => run["indexed"]!)),
+    refreshPatched: Math.min(...oneShots.map((run) => run["patched"]!)),
+    refreshNoChangeMs: median(oneShots.map((run) => run["noChangeMs"]!)),
+    refreshPeakMiB: Math.max(...oneShots.map((run) => run["peakMiB"]!)),
     refreshLongLivedMs: session["refreshMs"]!,
     sizeMiB: Number(mib(sizeOf(join(root, ".cairn")))),
     askP50: ask["askP50"]!,
