@@ -47,6 +47,12 @@ describe("parseModuleAlone", () => {
     assert.deepStrictEqual(alone.loads.filter((load) => load.kind === "requires").map((load) => load.text), ["require(\"inner\")", "\"inner\"", "`tpl`"])
   })
 
+  it("reads a file nested as deep as the analyzer takes, a require at the bottom", () => {
+    const deep = `const x = ${"(".repeat(990)}require("deep")${")".repeat(990)}\n`
+    assert.deepStrictEqual(plain(parseModuleAlone("deep.ts", deep)), plain(parseModule("deep.ts", deep)))
+    assert.deepStrictEqual(parseModuleAlone("deep.ts", deep).loads.map((load) => load.literal), ["deep"])
+  })
+
   it("reports a syntax error as the lazy mode does", () => {
     const broken = "export const = 1\n"
     assert.deepStrictEqual(plain(parseModuleAlone("broken.ts", broken)), plain(parseModule("broken.ts", broken)))

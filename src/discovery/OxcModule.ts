@@ -264,15 +264,20 @@ const kindName = (value: unknown): KindName => (typeof value === "object" && val
 /** The leftmost name of `A.B.C`, which is what the lazy tree binds for `namespace A.B.C {}`. */
 const leftmost = (node: Node): Node => (node.type === "TSQualifiedName" ? leftmost(node["left"] as Node) : node)
 
-/** Every call expression under `node`, in source order (a parent before what it holds). */
-const eachCall = (node: unknown, onCall: (node: Node) => void): void => {
-  if (Array.isArray(node)) {
-    for (const item of node) eachCall(item, onCall)
-    return
+/**
+ * Every call expression under `root`, in source order (a parent before what it holds). With a stack
+ * of its own rather than recursion: a file may nest up to `MAX_NESTING` brackets, each several
+ * nodes and arrays deep, and a stack overflow here would fail a file the lazy mode reads.
+ */
+const eachCall = (root: unknown, onCall: (node: Node) => void): void => {
+  const stack: Array<unknown> = [root]
+  while (stack.length > 0) {
+    const next = stack.pop()
+    if (typeof next !== "object" || next === null) continue
+    const children = Array.isArray(next) ? next : Object.entries(next).filter(([key]) => key !== "parent").map(([, value]) => value)
+    if (!Array.isArray(next) && (next as Node).type === "CallExpression") onCall(next as Node)
+    for (let index = children.length - 1; index >= 0; index--) stack.push(children[index])
   }
-  if (typeof node !== "object" || node === null) return
-  if ((node as Node).type === "CallExpression") onCall(node as Node)
-  for (const key in node) if (key !== "parent") eachCall((node as Record<string, unknown>)[key], onCall)
 }
 
 const estreeDialect = (program: unknown): Dialect => ({
