@@ -51,7 +51,9 @@ describe("EmbedderSqlite", () => {
         MODEL.projection.slice(0, -4),
         `${MODEL.projection.slice(0, -4)}A=A=`,
         `${MODEL.projection.slice(0, -4)}AA==`,
-        `${MODEL.projection.slice(0, -4)}A\nAA`
+        `${MODEL.projection.slice(0, -4)}A\nAA`,
+        // Past ASCII: a lenient decoder reads İ as the byte of its low half.
+        `İ${MODEL.projection.slice(1)}`
       ]
       for (const projection of bad) {
         const decoded = yield* Effect.result(Lsa.decodeModel(Lsa.encodeModel({ ...MODEL, projection })))

@@ -53,6 +53,19 @@ describe("parseModuleAlone", () => {
     assert.deepStrictEqual(parseModuleAlone("deep.ts", deep).loads.map((load) => load.literal), ["deep"])
   })
 
+  it("passes over a class's extends clause in both modes, since the lazy walker does not visit it", () => {
+    const text = `class Emitter extends require("./base") {}\nmodule.exports = class extends require("events") {}\nconst used = require("./used")\n`
+    assert.deepStrictEqual(plain(parseModuleAlone("extends.cjs", text)), plain(parseModule("extends.cjs", text)))
+    assert.deepStrictEqual(parseModuleAlone("extends.cjs", text).loads.map((load) => load.literal), ["./used"])
+  })
+
+  it("reads a chain of thousands of operators, which overflows the lazy walker, as the default mode does", () => {
+    const text = `const s = "a"${" + \"a\"".repeat(4000)}\nmodule.exports = require("./x")\n`
+    const lazy = parseModule("chain.js", text)
+    assert.deepStrictEqual(plain(lazy), plain(parseModuleAlone("chain.js", text)))
+    assert.deepStrictEqual(lazy.loads.map((load) => load.literal), ["./x"])
+  })
+
   it("reports a syntax error as the lazy mode does", () => {
     const broken = "export const = 1\n"
     assert.deepStrictEqual(plain(parseModuleAlone("broken.ts", broken)), plain(parseModule("broken.ts", broken)))

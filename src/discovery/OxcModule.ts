@@ -242,15 +242,22 @@ const lazyDialect = (result: LazyResult): Dialect => ({
   reference: "IdentifierReference"
 })
 
-/** Parses one file. Never throws for syntax errors: they come back in `errors`. */
+/**
+ * Parses one file. Never throws for syntax errors: they come back in `errors`. The lazy walker
+ * recurses, and overflows the stack on an expression nested a few thousand deep without brackets
+ * (a long chain of `+`); such a file is read as `parseModuleAlone` reads it, which does not.
+ */
 export const parseModule = (path: string, source: string): ParsedModule => {
   const options = { experimentalLazy: true, sourceType: "unambiguous" } as unknown as Parameters<typeof Oxc.parseSync>[2]
   const result = Oxc.parseSync(path, source, options) as unknown as LazyResult
   try {
     return readModule(result, source, lazyDialect(result))
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error
   } finally {
     result.dispose()
   }
+  return parseModuleAlone(path, source)
 }
 
 // The default mode's module record gives an export slot a kind (`Name`, `Default`, `None`) and a name.
@@ -265,16 +272,22 @@ const kindName = (value: unknown): KindName => (typeof value === "object" && val
 const leftmost = (node: Node): Node => (node.type === "TSQualifiedName" ? leftmost(node["left"] as Node) : node)
 
 /**
+ * Fields the lazy mode's walker does not visit (oxc-parser 0.159 skips a class's `extends` clause),
+ * passed over here too, so both modes find the same calls: a `require` there is missed by both.
+ */
+const UNVISITED = new Set(["parent", "superClass", "superTypeArguments"])
+
+/**
  * Every call expression under `root`, in source order (a parent before what it holds). With a stack
  * of its own rather than recursion: a file may nest up to `MAX_NESTING` brackets, each several
- * nodes and arrays deep, and a stack overflow here would fail a file the lazy mode reads.
+ * nodes and arrays deep, and a long chain of `+` nests without any.
  */
 const eachCall = (root: unknown, onCall: (node: Node) => void): void => {
   const stack: Array<unknown> = [root]
   while (stack.length > 0) {
     const next = stack.pop()
     if (typeof next !== "object" || next === null) continue
-    const children = Array.isArray(next) ? next : Object.entries(next).filter(([key]) => key !== "parent").map(([, value]) => value)
+    const children = Array.isArray(next) ? next : Object.entries(next).filter(([key]) => !UNVISITED.has(key)).map(([, value]) => value)
     if (!Array.isArray(next) && (next as Node).type === "CallExpression") onCall(next as Node)
     for (let index = children.length - 1; index >= 0; index--) stack.push(children[index])
   }

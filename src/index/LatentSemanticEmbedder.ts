@@ -58,8 +58,8 @@ const decodeBase64: (text: string) => Uint8Array = typeof Buffer === "function"
 
 /**
  * The bytes a padded base64 text decodes to, or -1 when it is not one. With `Buffer`, by decoding
- * and checking the length: `Buffer` skips a character outside the alphabet, so any such character
- * leaves fewer bytes than the text's length promises (re-encoding to compare cost 6 ms a refresh,
+ * and checking the length: `Buffer` skips an ASCII character outside the alphabet, so any such
+ * character leaves fewer bytes than the text's length promises (re-encoding to compare cost 6 ms a refresh,
  * and refused stray bits in the last character too, which decode to the same bytes).
  * Elsewhere by the pattern, without decoding. The decoded bytes are kept for `fromBase64`, which
  * is asked for the same text next.
@@ -69,6 +69,8 @@ const base64Bytes = (text: string): number => {
   const promised = (text.length / 4) * 3 - padding
   if (text.length % 4 !== 0) return -1
   if (typeof Buffer === "function") {
+    // `Buffer` reads a character past ASCII by its low byte (İ as 0), rather than skipping it.
+    if (Buffer.byteLength(text, "utf8") !== text.length) return -1
     const bytes = decodeBase64(text)
     const firstPad = text.indexOf("=")
     if (bytes.length !== promised || (firstPad !== -1 && firstPad < text.length - padding)) return -1

@@ -43,6 +43,13 @@ describe("withOutline alone", () => {
     assert.isFalse(alone!.some((unit) => unit.start === 0))
   })
 
+  it("takes no part for a hole in an array literal, which the lazy tree holds as a node and ESTree as null", () => {
+    const text = `export const table = [, , ${Array.from({ length: 40 }, (_, i) => `"entry-${i}"`).join(", ")}, , "last", ]\n`
+    const alone = outline("holes.ts", text, true)
+    assert.deepStrictEqual(alone, outline("holes.ts", text, false))
+    assert.strictEqual(alone![0]!.parts.length, 41)
+  })
+
   it("outlines every source file of this repository as the lazy mode does", () => {
     const files = repositorySources()
     assert.isAbove(files.length, 150)

@@ -41,13 +41,15 @@ const child = (node: Node | undefined, key: string): Node | undefined => {
   return typeof value === "object" && value !== null ? (value as Node) : undefined
 }
 
-// ESTree keeps a `"use strict"` directive among the statements, where the lazy tree keeps it apart.
-const isDirective = (node: Node): boolean => node.type === "ExpressionStatement" && typeof node["directive"] === "string"
+// ESTree keeps a `"use strict"` directive among the statements, where the lazy tree keeps it apart;
+// a hole in an array literal is null in ESTree and an `Elision` node in the lazy tree. Neither is a part.
+const isPart = (node: Node): boolean =>
+  node.type !== "Elision" && !(node.type === "ExpressionStatement" && typeof node["directive"] === "string")
 
 const list = (node: Node | undefined, key: string): Array<Node> => {
   const value = node?.[key]
   if (typeof value !== "object" || value === null || !(Symbol.iterator in value)) return []
-  return Array.from(value as Iterable<Node | null>).filter((item): item is Node => item !== null && item !== undefined && !isDirective(item))
+  return Array.from(value as Iterable<Node | null>).filter((item): item is Node => item !== null && item !== undefined && isPart(item))
 }
 
 /** A node's type as the lazy tree names it: ESTree, from the default mode, spells a few apart. */
