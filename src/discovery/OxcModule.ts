@@ -269,7 +269,19 @@ interface KindName {
 const kindName = (value: unknown): KindName => (typeof value === "object" && value !== null ? (value as KindName) : {})
 
 /** The leftmost name of `A.B.C`, which is what the lazy tree binds for `namespace A.B.C {}`. */
-const leftmost = (node: Node): Node => (node.type === "TSQualifiedName" ? leftmost(node["left"] as Node) : node)
+export const leftmost = <N extends Node>(node: N): N => (node.type === "TSQualifiedName" ? leftmost(node["left"] as N) : node)
+
+/**
+ * A node's type in the lazy tree's vocabulary, whichever mode's tree it comes from: ESTree spells
+ * an export with a declaration and the three kinds of `module` apart, and a lazy type is its own.
+ */
+export const lazyTypeOf = (node: Node | undefined): string => {
+  const type = node?.type ?? ""
+  if (type === "ExportNamedDeclaration") return "ExportDeclaration"
+  if (type !== "TSModuleDeclaration") return type
+  const id = node!["id"] as Node | undefined
+  return node!["kind"] === "global" ? "TSGlobalDeclaration" : id?.type === "Literal" ? "TSExternalModuleDeclaration" : "TSNamespaceDeclaration"
+}
 
 /**
  * Fields the lazy mode's walker does not visit (oxc-parser 0.159 skips a class's `extends` clause),
@@ -294,13 +306,7 @@ const eachCall = (root: unknown, onCall: (node: Node) => void): void => {
 }
 
 const estreeDialect = (program: unknown): Dialect => ({
-  typeOf: (node) => {
-    const type = node.type ?? ""
-    if (type === "ExportNamedDeclaration") return "ExportDeclaration"
-    if (type !== "TSModuleDeclaration") return type
-    const id = node["id"] as Node | undefined
-    return node["kind"] === "global" ? "TSGlobalDeclaration" : id?.type === "Literal" ? "TSExternalModuleDeclaration" : "TSNamespaceDeclaration"
-  },
+  typeOf: lazyTypeOf,
   boundName: (id) => {
     const name = id === null || id === undefined ? undefined : leftmost(id)
     return name?.type === "Identifier" ? (name["name"] as string) : undefined

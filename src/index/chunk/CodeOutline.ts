@@ -7,6 +7,7 @@
  * the few types its ESTree names apart are read as the lazy tree's (`typeOf`).
  */
 import * as Oxc from "oxc-parser"
+import { lazyTypeOf, leftmost } from "../../discovery/OxcModule.ts"
 import { MAX_NESTING, nestingDepth } from "../../discovery/TypeScriptAnalyzer.ts"
 import type { Unit } from "./Packer.ts"
 import type { Span } from "./TextSplit.ts"
@@ -53,12 +54,7 @@ const list = (node: Node | undefined, key: string): Array<Node> => {
 }
 
 /** A node's type as the lazy tree names it: ESTree, from the default mode, spells a few apart. */
-const typeOf = (node: Node | undefined): string => {
-  const type = node?.type ?? ""
-  if (type === "ExportNamedDeclaration") return "ExportDeclaration"
-  if (type !== "TSModuleDeclaration") return type
-  return node!["kind"] === "global" ? "TSGlobalDeclaration" : child(node, "id")?.type === "Literal" ? "TSExternalModuleDeclaration" : "TSNamespaceDeclaration"
-}
+const typeOf = lazyTypeOf
 
 const spanOf = (node: Node): Span => ({ start: node.start ?? 0, end: node.end ?? node.start ?? 0 })
 
@@ -98,11 +94,9 @@ const NAMED_DECLARATIONS = new Set([
   "TSExternalModuleDeclaration"
 ])
 
-/** The leftmost name of `A.B.C`, which is what the lazy tree binds for `namespace A.B.C {}`. */
-const leftmost = (node: Node | undefined): Node | undefined => (node?.type === "TSQualifiedName" ? leftmost(child(node, "left")) : node)
-
 const nameOf = (node: Node): string | undefined => {
-  const id = leftmost(child(node, "id"))
+  const found = child(node, "id")
+  const id = found === undefined ? undefined : leftmost(found)
   const name = id?.["name"] ?? id?.["value"]
   return typeof name === "string" ? name : undefined
 }
