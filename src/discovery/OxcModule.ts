@@ -291,8 +291,8 @@ const UNVISITED = new Set(["parent", "superClass", "superTypeArguments"])
 
 /**
  * Every call expression under `root`, in source order (a parent before what it holds). With a stack
- * of its own rather than recursion: a file may nest up to `MAX_NESTING` brackets, each several
- * nodes and arrays deep, and a long chain of `+` nests without any.
+ * of its own rather than recursion: a file may nest up to `MAX_PARSE_DEPTH` levels, each several
+ * nodes and arrays deep, and a chain of thousands of `+` is as deep.
  */
 const eachCall = (root: unknown, onCall: (node: Node) => void): void => {
   const stack: Array<unknown> = [root]

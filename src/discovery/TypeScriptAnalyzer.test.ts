@@ -1,7 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import type { ModuleFacts } from "./FileAnalysis.ts"
 import { runAnalyzer } from "./Registry.ts"
-import { MAX_NESTING, TypeScriptAnalyzer } from "./TypeScriptAnalyzer.ts"
+import { MAX_PARSE_DEPTH } from "./ParseDepth.ts"
+import { TypeScriptAnalyzer } from "./TypeScriptAnalyzer.ts"
 
 const SOURCE = `// héllo ✓ — offsets stay UTF-16
 import { a, type B } from "./a.js"
@@ -86,7 +87,7 @@ describe("TypeScriptAnalyzer", () => {
   })
 
   it("analyze - refuses nesting the parser cannot take, and the registry turns that into a failed note", () => {
-    const deep = `${"(".repeat(MAX_NESTING + 1)}${")".repeat(MAX_NESTING + 1)}`
+    const deep = `${"(".repeat(MAX_PARSE_DEPTH + 1)}${")".repeat(MAX_PARSE_DEPTH + 1)}`
     assert.throws(() => TypeScriptAnalyzer.analyze("src/deep.ts", deep))
     const analysis = runAnalyzer(TypeScriptAnalyzer, "src/deep.ts", deep)
     assert.strictEqual(analysis.facts, undefined)

@@ -6,14 +6,8 @@ import type { Declaration, ExportedSymbol, ModuleLanguage } from "../domain/Snap
 import type { Analysis, Analyzer, ModuleReference, Note } from "./FileAnalysis.ts"
 import { lineIndex } from "./Lines.ts"
 import { type ParsedModule, parseModule, parseModuleAlone } from "./OxcModule.ts"
+import { MAX_PARSE_DEPTH, parseDepth } from "./ParseDepth.ts"
 import { extname } from "./Paths.ts"
-
-/**
- * oxc-parser recurses natively and kills the process (a segmentation fault, not an exception) on
- * brackets nested several thousand deep. Real code stays far below this; a file above it is
- * refused by throwing, which the registry reports as a failed file.
- */
-export const MAX_NESTING = 1000
 
 const LANGUAGES: Readonly<Record<string, ModuleLanguage>> = {
   ".ts": "ts",
@@ -28,22 +22,6 @@ const LANGUAGES: Readonly<Record<string, ModuleLanguage>> = {
 
 export const languageOf = (path: string): ModuleLanguage => LANGUAGES[extname(path)] ?? "ts"
 
-/** Deepest bracket nesting, counting brackets inside strings too: an over-estimate is safe here. */
-export const nestingDepth = (text: string): number => {
-  let depth = 0
-  let deepest = 0
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index)
-    if (code === 40 || code === 91 || code === 123) {
-      depth++
-      if (depth > deepest) deepest = depth
-    } else if ((code === 41 || code === 93 || code === 125) && depth > 0) {
-      depth--
-    }
-  }
-  return deepest
-}
-
 const byNameThenLine = (a: { name: string; line: number }, b: { name: string; line: number }): number =>
   a.name < b.name ? -1 : a.name > b.name ? 1 : a.line - b.line
 
@@ -53,9 +31,10 @@ const byLineThenName = (a: { name: string; line: number }, b: { name: string; li
 const clip = (text: string): string => (text.length > 60 ? `${text.slice(0, 57)}...` : text).replace(/\s+/g, " ")
 
 const analyzeWith = (parse: (path: string, text: string) => ParsedModule) => (path: string, text: string): Analysis => {
-  const depth = nestingDepth(text)
-  if (depth > MAX_NESTING) {
-    throw new Error(`brackets nest ${depth} deep, over the ${MAX_NESTING} the parser can take safely`)
+  // The parser would crash the process rather than fail; the registry reports the throw as a failed file.
+  const depth = parseDepth(text)
+  if (depth > MAX_PARSE_DEPTH) {
+    throw new Error(`code nests about ${depth} levels deep, over the ${MAX_PARSE_DEPTH} the parser can take safely`)
   }
   const parsed = parse(path, text)
   const lineOf = lineIndex(text)

@@ -169,5 +169,29 @@ describe("cairn CLI", () => {
       rmSync(root, { recursive: true, force: true })
     }
   }, 240_000)
-})
 
+  it("a file nested deeper than the parser can take is indexed as text, on a cold build and on a refresh, not a crash", () => {
+    const root = mkdtempSync(join(tmpdir(), "cairn-cli-"))
+    try {
+      mkdirSync(join(root, "src"))
+      // The parser recurses natively on each `=`: twenty thousand of them end the process, not a parse.
+      const deep = (marker: string) => `export const ${marker} = "ready"\nexport let a = 0\n${"a = ".repeat(20_000)}1\n`
+      writeFileSync(join(root, "src/deep.ts"), deep("quokkaMarker"))
+      writeFileSync(join(root, "src/plain.ts"), "export const plain = 1\n")
+      const indexed = run(["index", "--root", root])
+      assert.strictEqual(indexed.status, 0, indexed.stderr)
+      assert.match(indexed.stdout, /indexed 2 files/)
+      const found = (term: string) => {
+        const result = run(["ask", term, "--root", root, "--json"])
+        assert.strictEqual(result.status, 0, result.stderr)
+        return ContextPack.decodeWireSync(JSON.parse(result.stdout)).claims.some((c) => c.note === "src/deep.ts" && c.text.includes(term))
+      }
+      assert.isTrue(found("quokkaMarker"))
+      // The refresh reads one changed file in-process, on the main thread.
+      writeFileSync(join(root, "src/deep.ts"), deep("wombatMarker"))
+      assert.isTrue(found("wombatMarker"))
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
+  }, 120_000)
+})

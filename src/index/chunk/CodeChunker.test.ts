@@ -115,7 +115,7 @@ describe("chunkCode", () => {
   })
 
   it("chunkCode - a 300 KB one-line script chunks without error", () => {
-    const line = `var total=${"1+".repeat(150_000)}1`
+    const line = `var total="${"k1+".repeat(100_000)}"`
     const drafts = chunks(line, 350, "dist/bundle.js")!
     // Only the space between words falls between pieces; compared as a boolean so a failure stays readable.
     assert.isTrue(drafts.map((d) => d.body).join("") === line.replace(" ", ""))
@@ -129,5 +129,10 @@ describe("chunkCode", () => {
 
   it("chunkCode - a file that does not parse gives none, for the caller's line fallback", () => {
     assert.isUndefined(chunks("export function (", 350))
+  })
+
+  it("chunkCode - a chain of 150,000 operators is not handed to the parser, for the caller's line fallback", () => {
+    // Serialising a tree that deep overflows the stack; the depth guard refuses it first.
+    assert.isUndefined(chunks(`var total=${"1+".repeat(150_000)}1`, 350, "dist/bundle.js"))
   })
 })

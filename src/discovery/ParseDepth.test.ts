@@ -1,0 +1,111 @@
+import { assert, describe, it } from "@effect/vitest"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { repository, repositorySources } from "../../test/support/RepositorySources.ts"
+import { parseModule, parseModuleAlone } from "./OxcModule.ts"
+import { MAX_PARSE_DEPTH, parseDepth } from "./ParseDepth.ts"
+
+/** Ways down the parser's stack without brackets (and two with), each `n` levels deep. */
+const CHAINS: Readonly<Record<string, (n: number) => string>> = {
+  assignments: (n) => `${"a = ".repeat(n)}1\n`,
+  "assignments, one a line": (n) => `${"a =\n".repeat(n)}1\n`,
+  ternaries: (n) => `x = ${"c ? 1 : ".repeat(n)}2\n`,
+  "ternaries, leading operators": (n) => `x = ${"c\n  ? 1\n  : ".repeat(n)}2\n`,
+  "else if, braced": (n) => `if (a) {}${" else if (a) {}".repeat(n)}\n`,
+  "else if, bare": (n) => `if (a) x;${" else if (a) x;".repeat(n)}\n`,
+  "else if, no semicolons": (n) => `if (a) x\n${"else if (a) x\n".repeat(n)}`,
+  "nested if, one a line": (n) => `${"if (a)\n".repeat(n)}x()\n`,
+  labels: (n) => `${Array.from({ length: n }, (_, i) => `l${i}:\n`).join("")}x()\n`,
+  arrows: (n) => `f = ${"x => ".repeat(n)}1\n`,
+  "new": (n) => `x = ${"new ".repeat(n)}A\n`,
+  "prefix operators": (n) => `x = ${"!-~+".repeat(Math.ceil(n / 4))}1\n`,
+  "typeof and void": (n) => `x = ${"typeof void ".repeat(Math.ceil(n / 2))}1\n`,
+  "await": (n) => `async function f() { return ${"await ".repeat(n)}1 }\n`,
+  exponents: (n) => `x = ${"a ** ".repeat(n)}1\n`,
+  "conditional types": (n) => `type T = ${"A extends B ? C : ".repeat(n)}D\n`,
+  "generic arguments": (n) => `type T = ${"A<".repeat(n)}B${">".repeat(n)}\n`,
+  "JSX elements": (n) => `x = ${"<a>".repeat(n)}${"</a>".repeat(n)}\n`,
+  "nested functions": (n) => `${"function f() {".repeat(n)}${"}".repeat(n)}\n`,
+  "template substitutions": (n) => `x = ${"`${".repeat(n)}1${"}`".repeat(n)}\n`,
+  "a chain of +": (n) => `x = ${"a + ".repeat(n * 16)}1\n`,
+  "a chain of members": (n) => `x = a${".b".repeat(n * 16)}\n`
+}
+
+const deepestUnder = (make: (n: number) => string): number => {
+  let low = 1
+  let high = 4 * MAX_PARSE_DEPTH
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2)
+    if (parseDepth(make(middle)) <= MAX_PARSE_DEPTH) low = middle
+    else high = middle - 1
+  }
+  return low
+}
+
+describe("ParseDepth", () => {
+  it("counts every way down at least a level each, so twice the limit is refused", () => {
+    for (const [name, make] of Object.entries(CHAINS)) {
+      assert.isAbove(parseDepth(make(2 * MAX_PARSE_DEPTH)), MAX_PARSE_DEPTH, name)
+    }
+  })
+
+  it("lets through nothing the parser cannot take: the deepest text under the limit parses in both modes", () => {
+    for (const [name, make] of Object.entries(CHAINS)) {
+      const text = make(deepestUnder(make))
+      const path = name.startsWith("JSX") ? "deep.tsx" : "deep.ts"
+      assert.deepStrictEqual(parseModule(path, text).errors, [], name)
+      assert.deepStrictEqual(parseModuleAlone(path, text).errors, [], name)
+    }
+  })
+
+  it("keeps real code far under the limit: every source file of this repository", () => {
+    let deepest = 0
+    for (const file of repositorySources()) deepest = Math.max(deepest, parseDepth(readFileSync(join(repository, file), "utf8")))
+    assert.isAtLeast(deepest, 5)
+    assert.isBelow(deepest, MAX_PARSE_DEPTH / 10)
+  })
+
+  it("counts nothing in comments, strings, template text or regular expressions", () => {
+    const noise = "=?:!(<[{".repeat(2_000)
+    const texts = [
+      `// ${noise}\nx = 1\n`,
+      `/* ${noise} */ x = 1\n`,
+      `x = "${noise}"\n`,
+      `x = '${noise}'\n`,
+      `x = \`${noise}\`\n`,
+      `x = /${noise.replaceAll("[", "\\[")}/g\n`
+    ]
+    for (const text of texts) assert.isAtMost(parseDepth(text), 2, text.slice(0, 12))
+  })
+
+  it("ends a statement where the language does: semicolons, commas, line breaks between operands, blocks", () => {
+    // Five thousand statements in a row nest no deeper than one.
+    const statements = [
+      "const a = b ? c : d;\n",
+      "export const a = b ? c : d\n",
+      "type A = B extends C ? D : E\n",
+      "a = 1, ",
+      "if (a) { b() }\n",
+      "if (a) { b() } else { c() }\n",
+      "if (a) return b\n",
+      "case 1: ",
+      "  key: value,\n",
+      "x = <a>{b}</a>\n"
+    ]
+    for (const statement of statements) {
+      assert.strictEqual(parseDepth(statement.repeat(5_000)), parseDepth(statement), statement)
+    }
+  })
+
+  it("reads the brackets of a template's substitutions, and returns to its text after them", () => {
+    assert.strictEqual(parseDepth("x = `${a}`"), parseDepth("x = (a)"))
+    assert.strictEqual(parseDepth("x = `${ { a: `${ (b) }` } }`"), parseDepth("x = ({ a: ((b)) })"))
+    assert.isAtMost(parseDepth(`x = \`\${a}${"((((".repeat(1_000)}\`\n`), 2)
+  })
+
+  it("reads any text, however broken, in one pass without throwing", () => {
+    for (const text of ["", ")))]]}}}", "`${", "'unterminated\nx = 1", "/* open", "a".repeat(50_000), "検索".repeat(20_000), "<|endoftext|>"]) {
+      assert.isAtLeast(parseDepth(text), 0)
+    }
+  })
+})
