@@ -21,12 +21,16 @@ describe("Tokenizer", () => {
     assert.deepStrictEqual(surfaces("HTTPServer"), ["httpserver", "http", "server"])
     assert.deepStrictEqual(surfaces("sha256sum"), ["sha256sum", "sha", "256", "sum"])
     assert.deepStrictEqual(surfaces("plain words"), ["plain", "words"])
+    // Parts of a token past ASCII are folded one by one, as the whole is.
+    assert.deepStrictEqual(surfaces("ÉcoleNormale"), ["ecolenormale", "ecole", "normale"])
+    assert.deepStrictEqual(surfaces("straßeNummer2"), ["strassenummer2", "strasse", "nummer", "2"])
   })
 
   it("surfaces - joins a snake_case run into one word after its parts", () => {
     assert.deepStrictEqual(surfaces("max_retry_count"), ["max", "retry", "count", "maxretrycount"])
     assert.deepStrictEqual(surfaces("__init__"), ["init"])
     assert.deepStrictEqual(surfaces("a _ b"), ["a", "b"])
+    assert.deepStrictEqual(surfaces("café_Crème x_y"), ["cafe", "creme", "cafecreme", "x", "y", "xy"])
   })
 
   it("terms - a camelCase identifier meets its snake_case spelling and its prose", () => {

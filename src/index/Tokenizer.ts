@@ -4,8 +4,9 @@
  * separates), folded (NFKD, diacritics removed, full case folding), plus the parts of identifiers
  * (camelCase, snake_case, letter/digit boundaries), each stemmed as FTS5's `porter` does.
  *
- * Linear in the input: one pass to find tokens, one to split each, and stemming is constant time
- * beyond 64 bytes, so a 50,000-letter run or a page of CJK with no spaces costs what its length does.
+ * Linear in the input: one pass finds the tokens and their identifier parts, and stemming is
+ * constant time beyond 64 bytes, so a 50,000-letter run or a page of CJK with no spaces costs what
+ * its length does.
  */
 import { stem } from "./Porter.ts"
 
@@ -58,16 +59,18 @@ export const fold = (token: string): string => {
     .replace(NON_TOKEN_RE, "")
 }
 
-interface RawToken {
-  readonly start: number
-  readonly end: number
-  /** Code-unit offsets inside the token where an identifier part begins (always includes 0). */
-  readonly cuts: ReadonlyArray<number>
-}
-
-/** One pass: unicode61 token spans, each with its camelCase and letter/digit cut points. */
-const scan = (text: string): Array<RawToken> => {
-  const out: Array<RawToken> = []
+/**
+ * One pass over the unicode61 token spans. For each, `onToken` gets its span, the code-unit offsets
+ * inside it where an identifier part begins (camelCase, letter/digit; always 0 first), and whether
+ * it is plain ASCII. `cuts` is one array reused for every token, read before returning: analysing
+ * the chunks of a large repository found tens of millions of tokens, and an object and an array
+ * for each were most of what the write path allocated.
+ */
+const eachToken = (
+  text: string,
+  onToken: (start: number, end: number, cuts: Array<number>, cutCount: number, ascii: boolean) => void
+): void => {
+  const cuts: Array<number> = [0]
   let i = 0
   while (i < text.length) {
     const cp = text.codePointAt(i)!
@@ -77,7 +80,8 @@ const scan = (text: string): Array<RawToken> => {
       continue
     }
     const start = i
-    const cuts = [0]
+    let cutCount = 1
+    let ascii = true
     let prevPrev = SEPARATOR
     let prev = SEPARATOR
     let prevAt = start
@@ -85,13 +89,14 @@ const scan = (text: string): Array<RawToken> => {
       const c = text.codePointAt(i)!
       const k = classify(c)
       if (k === SEPARATOR) break
+      if (c >= 128) ascii = false
       if (k !== MARK) {
         const at = i - start
         if ((prev === LOWER && k === UPPER) || (isLetter(prev) && k === DIGIT) || (prev === DIGIT && isLetter(k))) {
-          cuts.push(at)
-        } else if (prevPrev === UPPER && prev === UPPER && k === LOWER && prevAt - start > cuts[cuts.length - 1]!) {
+          cuts[cutCount++] = at
+        } else if (prevPrev === UPPER && prev === UPPER && k === LOWER && prevAt - start > cuts[cutCount - 1]!) {
           // "HTTPServer": the capital that starts a lower-case run begins the next part.
-          cuts.push(prevAt - start)
+          cuts[cutCount++] = prevAt - start
         }
         prevPrev = prev
         prev = k
@@ -99,9 +104,8 @@ const scan = (text: string): Array<RawToken> => {
       }
       i += c > 0xffff ? 2 : 1
     }
-    out.push({ start, end: i, cuts })
+    onToken(start, i, cuts, cutCount, ascii)
   }
-  return out
 }
 
 const onlyUnderscores = (text: string, from: number, to: number): boolean => {
@@ -116,10 +120,11 @@ const onlyUnderscores = (text: string, from: number, to: number): boolean => {
  */
 export const words = (text: string): Array<string> => {
   const out: Array<string> = []
-  for (const token of scan(text)) {
-    const folded = fold(text.slice(token.start, token.end))
+  eachToken(text, (start, end, _cuts, _cutCount, ascii) => {
+    const raw = text.slice(start, end)
+    const folded = ascii ? raw.toLowerCase() : fold(raw)
     if (folded.length > 0) out.push(folded)
-  }
+  })
   return out
 }
 
@@ -130,34 +135,40 @@ export const words = (text: string): Array<string> => {
  */
 export const surfaces = (text: string): Array<string> => {
   const out: Array<string> = []
-  const tokens = scan(text)
   let run = ""
   let runLength = 0
-  for (let t = 0; t < tokens.length; t++) {
-    const token = tokens[t]!
-    const raw = text.slice(token.start, token.end)
-    const whole = fold(raw)
+  let previousEnd = 0
+  eachToken(text, (start, end, cuts, cutCount, ascii) => {
+    if (runLength > 0 && !onlyUnderscores(text, previousEnd, start)) {
+      if (runLength > 1 && run.length > 0) out.push(run)
+      run = ""
+      runLength = 0
+    }
+    const raw = text.slice(start, end)
+    // Lower-casing ASCII maps each character alone, so a part of the lowered token is the part lowered.
+    const whole = ascii ? raw.toLowerCase() : fold(raw)
     if (whole.length > 0) out.push(whole)
-    if (token.cuts.length > 1) {
-      for (let p = 0; p < token.cuts.length; p++) {
-        const part = fold(raw.slice(token.cuts[p], token.cuts[p + 1] ?? raw.length))
+    if (cutCount > 1) {
+      for (let p = 0; p < cutCount; p++) {
+        const to = p + 1 < cutCount ? cuts[p + 1]! : raw.length
+        const part = ascii ? whole.slice(cuts[p]!, to) : fold(raw.slice(cuts[p]!, to))
         if (part.length > 0) out.push(part)
       }
     }
     run += whole
     runLength++
-    const next = tokens[t + 1]
-    if (next === undefined || !onlyUnderscores(text, token.end, next.start)) {
-      if (runLength > 1 && run.length > 0) out.push(run)
-      run = ""
-      runLength = 0
-    }
-  }
+    previousEnd = end
+  })
+  if (runLength > 1 && run.length > 0) out.push(run)
   return out
 }
 
 /** The analysed terms of `text`: {@link surfaces}, each stemmed. */
-export const terms = (text: string): Array<string> => surfaces(text).map(stem)
+export const terms = (text: string): Array<string> => {
+  const out = surfaces(text)
+  for (let i = 0; i < out.length; i++) out[i] = stem(out[i]!)
+  return out
+}
 
 /** Distinct analysed terms in order of first appearance: the OR-joined terms of a query. */
 export const queryTerms = (text: string): Array<string> => [...new Set(terms(text))]
