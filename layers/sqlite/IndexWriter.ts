@@ -219,7 +219,9 @@ const validateVectors = (vectors: NonNullable<IndexWrite["vectors"]>): IndexWrit
   for (const { chunkId, vector } of entries) {
     if (vector.length !== model.dimension) return refuse("dimension_mismatch", `vector of ${chunkId} has length ${vector.length}, model ${model.id} has ${model.dimension}`)
     let sum = 0
-    for (const x of vector) {
+    // Indexed, not `for…of`: 76,000 vectors of a rebuild iterated allocated 200 MB of iterator results.
+    for (let i = 0; i < vector.length; i++) {
+      const x = vector[i]!
       if (!Number.isFinite(x)) return refuse("invalid_vector", `vector of ${chunkId} has component ${x}`)
       sum += x * x
     }

@@ -41,7 +41,7 @@ export interface TextEncoderModel {
  */
 export const unitWithReservedAxis = (values: Float64Array): Array<number> => {
   let sum = 0
-  for (const x of values) sum += x * x
+  for (let i = 0; i < values.length; i++) sum += values[i]! * values[i]!
   const out = new Array<number>(values.length + 1).fill(0)
   if (!(sum > 0)) {
     out[values.length] = 1
