@@ -5,12 +5,12 @@
  * beside each row proves they are the same, because a stale delete would corrupt FTS5's counts.
  */
 import { hashString } from "../../src/index/HashingEmbedder.ts"
-import { surfaces } from "../../src/index/Tokenizer.ts"
+import { surfaceText } from "../../src/index/Tokenizer.ts"
 
 export type Feed = readonly [text: string, title: string, tags: string]
 
 export const feed = (text: string, title: string, tags: ReadonlyArray<string>): Feed =>
-  [surfaces(text).join(" "), surfaces(title).join(" "), surfaces(tags.join(" ")).join(" ")]
+  [surfaceText(text), surfaceText(title), surfaceText(tags.join(" "))]
 
 const SEED = 0x5f3759df
 

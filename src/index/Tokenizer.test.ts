@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import { fold, queryTerms, surfaces, terms, words } from "./Tokenizer.ts"
+import fc from "fast-check"
+import { fold, queryTerms, surfaces, surfaceText, terms, words } from "./Tokenizer.ts"
 
 describe("Tokenizer", () => {
   it("fold - removes diacritics and folds case fully", () => {
@@ -31,6 +32,23 @@ describe("Tokenizer", () => {
     assert.deepStrictEqual(surfaces("__init__"), ["init"])
     assert.deepStrictEqual(surfaces("a _ b"), ["a", "b"])
     assert.deepStrictEqual(surfaces("café_Crème x_y"), ["cafe", "creme", "cafecreme", "x", "y", "xy"])
+  })
+
+  it("surfaceText - the surfaces joined by spaces, for any mix of ASCII and other text", () => {
+    assert.strictEqual(surfaceText(""), "")
+    assert.strictEqual(surfaceText("-- __ --"), "")
+    assert.strictEqual(surfaceText("getUserName max_retry Crème_brûlée HTTPServer 検索"), surfaces("getUserName max_retry Crème_brûlée HTTPServer 検索").join(" "))
+    // Larger than the buffer it starts with, and a token past ASCII between ASCII ones.
+    const long = `${"wordA_wordB ".repeat(5_000)}É ${"z".repeat(70_000)}`
+    assert.strictEqual(surfaceText(long), surfaces(long).join(" "))
+    assert.strictEqual(surfaceText("short again"), "short again")
+    const piece = fc.constantFrom("a", "B", "_", "__", " ", "1", "é", "ß", "Σ", "ς", "İ", "ﬁ", "\u0301", "検", "😀", "HTTP", "Server", "x9", "-", "ǅ", "\uE000")
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }).map((pieces) => pieces.join("")), (text) => {
+        assert.strictEqual(surfaceText(text), surfaces(text).join(" "))
+      }),
+      { seed: 20_261_201, numRuns: 2_000 }
+    )
   })
 
   it("terms - a camelCase identifier meets its snake_case spelling and its prose", () => {

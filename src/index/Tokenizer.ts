@@ -163,6 +163,91 @@ export const surfaces = (text: string): Array<string> => {
   return out
 }
 
+/** Bytes of `surfaceText`'s ASCII output, reused between calls; dropped after a call that grew it past this. */
+const KEPT_BUFFER = 1 << 20
+let asciiOut = new Uint8Array(1 << 14)
+const decoder = new TextDecoder()
+
+const lowerAscii = (code: number): number => (code >= 65 && code <= 90 ? code + 32 : code)
+
+/**
+ * `surfaces(text).join(" ")`, without a string per surface: ASCII surfaces, most of any repository's
+ * text, are lowered straight into one reused byte buffer, and only a surface past ASCII is folded as
+ * a string of its own. The FTS feed analyses every chunk of a rebuild; as arrays of strings, that
+ * was the write path's largest allocation.
+ */
+export const surfaceText = (text: string): string => {
+  const pieces: Array<string> = []
+  let length = 0
+  let empty = true
+  const room = (extra: number) => {
+    if (length + extra <= asciiOut.length) return
+    const grown = new Uint8Array(Math.max(asciiOut.length * 2, length + extra))
+    grown.set(asciiOut.subarray(0, length))
+    asciiOut = grown
+  }
+  const separate = () => {
+    if (!empty) asciiOut[length++] = 32
+    empty = false
+  }
+  const emitSpan = (from: number, to: number) => {
+    room(to - from + 1)
+    separate()
+    for (let i = from; i < to; i++) asciiOut[length++] = lowerAscii(text.charCodeAt(i))
+  }
+  const emitString = (surface: string) => {
+    if (surface.length === 0) return
+    room(1)
+    separate()
+    if (length > 0) pieces.push(decoder.decode(asciiOut.subarray(0, length)))
+    length = 0
+    pieces.push(surface)
+  }
+  // The tokens of the current run of tokens joined only by underscores.
+  const runStarts: Array<number> = []
+  const runEnds: Array<number> = []
+  let runLength = 0
+  let runAscii = true
+  const flushRun = () => {
+    if (runLength > 1) {
+      if (runAscii) {
+        let size = 0
+        for (let r = 0; r < runLength; r++) size += runEnds[r]! - runStarts[r]!
+        room(size + 1)
+        separate()
+        for (let r = 0; r < runLength; r++) {
+          for (let i = runStarts[r]!; i < runEnds[r]!; i++) asciiOut[length++] = lowerAscii(text.charCodeAt(i))
+        }
+      } else {
+        let run = ""
+        for (let r = 0; r < runLength; r++) run += fold(text.slice(runStarts[r]!, runEnds[r]!))
+        emitString(run)
+      }
+    }
+    runLength = 0
+    runAscii = true
+  }
+  eachToken(text, (start, end, cuts, cutCount, ascii) => {
+    if (runLength > 0 && !onlyUnderscores(text, runEnds[runLength - 1]!, start)) flushRun()
+    if (ascii) {
+      emitSpan(start, end)
+      if (cutCount > 1) for (let p = 0; p < cutCount; p++) emitSpan(start + cuts[p]!, p + 1 < cutCount ? start + cuts[p + 1]! : end)
+    } else {
+      const raw = text.slice(start, end)
+      emitString(fold(raw))
+      if (cutCount > 1) for (let p = 0; p < cutCount; p++) emitString(fold(raw.slice(cuts[p]!, p + 1 < cutCount ? cuts[p + 1]! : raw.length)))
+    }
+    runStarts[runLength] = start
+    runEnds[runLength] = end
+    runLength++
+    if (!ascii) runAscii = false
+  })
+  flushRun()
+  if (length > 0) pieces.push(decoder.decode(asciiOut.subarray(0, length)))
+  if (asciiOut.length > KEPT_BUFFER) asciiOut = new Uint8Array(1 << 14)
+  return pieces.length === 1 ? pieces[0]! : pieces.join("")
+}
+
 /** The analysed terms of `text`: {@link surfaces}, each stemmed. */
 export const terms = (text: string): Array<string> => {
   const out = surfaces(text)
