@@ -37,6 +37,24 @@ const classify = (cp: number): number => {
 
 const isLetter = (c: number): boolean => c === UPPER || c === LOWER || c === OTHER
 
+// The classes of the Basic Multilingual Plane, filled as met: `classify` runs up to five regular
+// expressions on a character past ASCII, and a page of text repeats few characters.
+const UNKNOWN = 255
+const bmpClasses = new Uint8Array(0x10000).fill(UNKNOWN)
+for (let cp = 0; cp < 128; cp++) bmpClasses[cp] = classify(cp)
+
+const classOf = (cp: number): number => {
+  if (cp > 0xffff) return classify(cp)
+  const known = bmpClasses[cp]!
+  return known === UNKNOWN ? (bmpClasses[cp] = classify(cp)) : known
+}
+
+/** The code point at `i`: its code unit, unless that starts a surrogate pair. */
+const codePointAt = (text: string, i: number): number => {
+  const unit = text.charCodeAt(i)
+  return unit >= 0xd800 && unit <= 0xdbff ? text.codePointAt(i)! : unit
+}
+
 const MARKS_RE = /\p{Mn}/gu
 const NON_TOKEN_RE = /[^\p{L}\p{N}\p{Co}]/gu
 const PLAIN_ASCII_RE = /^[\x00-\x7f]*$/
@@ -73,8 +91,8 @@ const eachToken = (
   const cuts: Array<number> = [0]
   let i = 0
   while (i < text.length) {
-    const cp = text.codePointAt(i)!
-    const cls = classify(cp)
+    const cp = codePointAt(text, i)
+    const cls = classOf(cp)
     if (cls === SEPARATOR || cls === MARK) {
       i += cp > 0xffff ? 2 : 1
       continue
@@ -86,8 +104,8 @@ const eachToken = (
     let prev = SEPARATOR
     let prevAt = start
     while (i < text.length) {
-      const c = text.codePointAt(i)!
-      const k = classify(c)
+      const c = codePointAt(text, i)
+      const k = classOf(c)
       if (k === SEPARATOR) break
       if (c >= 128) ascii = false
       if (k !== MARK) {
