@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { repository, repositorySources } from "../../test/support/RepositorySources.ts"
 import { parseModule, parseModuleAlone } from "./OxcModule.ts"
-import { MAX_PARSE_DEPTH, parseDepth } from "./ParseDepth.ts"
+import { MAX_PARSE_DEPTH, mayHoldJsx, parseDepth } from "./ParseDepth.ts"
 
 /** Ways down the parser's stack without brackets (and two with), each `n` levels deep. */
 const CHAINS: Readonly<Record<string, (n: number) => string>> = {
@@ -28,7 +28,21 @@ const CHAINS: Readonly<Record<string, (n: number) => string>> = {
   "nested functions": (n) => `${"function f() {".repeat(n)}${"}".repeat(n)}\n`,
   "template substitutions": (n) => `x = ${"`${".repeat(n)}1${"}`".repeat(n)}\n`,
   "a chain of +": (n) => `x = ${"a + ".repeat(n * 16)}1\n`,
-  "a chain of members": (n) => `x = a${".b".repeat(n * 16)}\n`
+  "a chain of members": (n) => `x = a${".b".repeat(n * 16)}\n`,
+  "a chain of in": (n) => `x = a${" in a".repeat(n * 16)}\n`,
+  "tagged templates": (n) => `x = a${"``".repeat(n * 16)}\n`,
+  // Found by review: places a reading of the text could reset or skip what the parser nests.
+  "JSX elements, text on lines of its own": (n) => `x = (\n${"<div>\nHello\nworld\n".repeat(n)}${"</div>\n".repeat(n)})\n`,
+  "JSX elements, attributes on lines of their own": (n) => `x = (\n${"<div\n  a=\"1\"\n>\n".repeat(n)}${"</div>\n".repeat(n)})\n`,
+  "JSX elements, an apostrophe in the text": (n) => `x = (\n${"<p>Don't\n".repeat(n)}${"</p>\n".repeat(n)})\n`,
+  "a property named like a keyword": (n) => `x = ${"m.default = ".repeat(n)}1\n`,
+  "else if, a do-while body": (n) => `if (a) do x; while (a)\n${"else if (a) do x; while (a)\n".repeat(n)}`,
+  "a regex with a backtick after a condition": (n) => `if (a) /\`/.test(s)\nx = ${"(".repeat(n)}1${")".repeat(n)}\n`,
+  "a comment ended by a carriage return": (n) => `// c\rx = ${"a = ".repeat(n)}1\n`,
+  "keywords apart by a wide space": (n) => `x = ${"typeof\u2003".repeat(n)}1\n`,
+  "for await, one a line": (n) => `async function f() {\n${"for await (const a of b)\n".repeat(n)}x()\n}\n`,
+  "ternaries, a function expression broken over lines": (n) => `x = ${"c ? function\nf() {} : ".repeat(n)}1\n`,
+  "a string continued over CRLF": (n) => `x = "a\\\r\n" + ${"(".repeat(n)}1${")".repeat(n)}\r\n`
 }
 
 const deepestUnder = (make: (n: number) => string): number => {
@@ -90,11 +104,23 @@ describe("ParseDepth", () => {
       "if (a) return b\n",
       "case 1: ",
       "  key: value,\n",
-      "x = <a>{b}</a>\n"
+      "x = <a>{b}</a>\n",
+      "if (!a) return\n",
+      "x = c ? 1 : 2\n"
     ]
     for (const statement of statements) {
       assert.strictEqual(parseDepth(statement.repeat(5_000)), parseDepth(statement), statement)
     }
+  })
+
+  it("reads JSX only where the parser does: an element in .tsx, a type assertion in .ts", () => {
+    const assertions = "x = <T>a;\n".repeat(5_000)
+    assert.strictEqual(parseDepth(assertions, false), parseDepth("x = <T>a;\n", false))
+    assert.isTrue(mayHoldJsx("view.tsx") && mayHoldJsx("view.jsx") && mayHoldJsx("old.js") && mayHoldJsx("m.mjs"))
+    assert.isFalse(mayHoldJsx("a.ts") || mayHoldJsx("a.d.ts") || mayHoldJsx("a.mts") || mayHoldJsx("a.cts"))
+    // A type parameter list in .tsx is not an element.
+    const generics = "const f = <T,>(x: T) => x\nconst g = <T extends U>(x: T) => x\n"
+    assert.strictEqual(parseDepth(generics.repeat(2_000)), parseDepth(generics))
   })
 
   it("reads the brackets of a template's substitutions, and returns to its text after them", () => {

@@ -9,8 +9,8 @@
  * level's last expression or statement boundary: `;` (unless `else` follows), `,`, a `case`, a block
  * followed by a new statement, and a line break between two operands, where a statement must end
  * (automatic semicolon insertion; code written without semicolons would otherwise add up).
- * Strings, comments, template text and regular expressions are skipped, so a separator line of
- * `=====` in a comment counts nothing. The parser loops over a chain of binary operators, member
+ * Strings, comments, template text, JSX text and regular expressions are skipped, so a separator
+ * line of `=====` in a comment counts nothing; a JSX element is a level of its own. The parser loops over a chain of binary operators, member
  * accesses, calls or indexes rather than recursing, but the tree it builds is as deep as the chain,
  * and serialising that tree recurses: each such operator counts a sixteenth of a level (a chain of
  * 30,000 `+` serialised on a worker's 4 MB stack, one of 50,000 did not).
@@ -23,13 +23,18 @@ export const MAX_PARSE_DEPTH = 1000
 const LEVEL = 16
 
 const NESTING_WORDS = new Set([
-  "if", "else", "while", "for", "do", "with",
-  "typeof", "void", "delete", "await", "yield", "new", "keyof", "infer", "extends"
+  "if", "else", "while", "for", "do", "with", "typeof", "void", "delete", "await", "yield", "new",
+  "keyof", "infer", "extends", "readonly", "unique"
 ])
+
+/** Binary operators written as words: looped, like `+`. */
+const LOOPED_WORDS = new Set(["in", "instanceof", "as", "satisfies"])
 
 /** Words after which an expression, not an operator, comes next: a `/` there opens a regex. */
 const EXPRESSION_BEFORE = new Set([
-  ...NESTING_WORDS, "return", "throw", "case", "in", "of", "instanceof", "as", "satisfies", "export", "default"
+  ...NESTING_WORDS, ...LOOPED_WORDS, "return", "throw", "case", "of", "export", "default",
+  // Not operands yet: a line break after them does not end the statement.
+  "function", "class"
 ])
 
 /** Words that carry on the statement or expression a closing `}` was part of. */
@@ -37,29 +42,51 @@ const CONTINUATIONS = new Set([
   "else", "catch", "finally", "while", "instanceof", "in", "of", "as", "satisfies", "extends", "implements"
 ])
 
-const isWordCode = (code: number) =>
-  (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) ||
-  code === 95 || code === 36 || code === 92 || code === 35 || code >= 128
+/** Words a line break always ends a statement after (restricted productions). */
+const ENDED_BY_LINE = new Set(["return", "break", "continue", "debugger"])
+
+/** Words after a `;` that carry on the statement before it: `if (a) x; else …`, `do x; while (a)`. */
+const AFTER_SEMICOLON = new Set(["else", "while"])
+
+const HEADS = new Set(["if", "while", "for", "with"])
+
 const isDigit = (code: number) => code >= 48 && code <= 57
-const isSpace = (code: number) => code <= 32 || code === 0xa0 || code === 0xfeff || code === 0x2028 || code === 0x2029
+const isLineEnd = (code: number) => code === 10 || code === 13 || code === 0x2028 || code === 0x2029
+const isSpace = (code: number) =>
+  code <= 32 || code === 0xa0 || code === 0xfeff || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) ||
+  code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000
+const isWordCode = (code: number) =>
+  (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || isDigit(code) ||
+  code === 95 || code === 36 || code === 92 || code === 35 || (code >= 128 && !isSpace(code))
 
 /** What the previous token leaves to the next: after `;`, a new statement unless `else` follows;
  * after a closing `}`, a new statement if the next word does not carry on. */
 const Pending = { None: 0, Semicolon: 1, Brace: 2 } as const
 type Pending = typeof Pending[keyof typeof Pending]
 
-/** An open level: a bracket; a template's `${`, whose `}` returns to template text; or the
- * condition of `if`, `while`, `for` or `with`, whose `)` is followed by the statement's body. */
-const Level = { Bracket: 0, Substitution: 1, Head: 2 } as const
+/**
+ * What opened a level, and so what its closing bracket returns to: code (a bracket, or the
+ * condition of `if`, `while`, `for` or `with`, whose `)` is followed by the statement's body); a
+ * template's `${`, back to template text; a JSX element, in its tag or among its children, both
+ * scanned as JSX; or a `{…}` inside a JSX tag or among its children, back to the tag or children.
+ */
+const Level = { Bracket: 0, Head: 1, Substitution: 2, Tag: 3, Children: 4, TagExpression: 5, ChildExpression: 6 } as const
 type Level = typeof Level[keyof typeof Level]
 
-const HEADS = new Set(["if", "while", "for", "with"])
+/** Whether the parser reads JSX in a file at `path`: in all but TypeScript's own extensions. */
+export const mayHoldJsx = (path: string): boolean => !/\.[cm]?ts$/.test(path)
 
-export const parseDepth = (text: string): number => {
+/**
+ * The estimate for `text`. `jsx`: the file may hold JSX (`.tsx`, `.jsx`, `.js`), where a `<` that
+ * begins an expression opens an element; in `.ts` it is a type assertion.
+ */
+export const parseDepth = (text: string, jsx = true): number => {
   const length = text.length
-  // Per open level: nesting tokens since its last boundary, and generic `<` still open.
+  // Per open level: nesting tokens since its last boundary, generic `<` still open, and ternary
+  // `?` still waiting for their `:` (which then nests no further).
   const chains: Array<number> = [0]
   const angles: Array<number> = [0]
+  const questions: Array<number> = [0]
   const kinds: Array<Level> = [Level.Bracket]
   let total = 0
   let deepest = 0
@@ -69,9 +96,9 @@ export const parseDepth = (text: string): number => {
   let pending: Pending = Pending.None
   let newline = false
   let afterHead = false
+  let afterDot = false
+  let restricted = false
   let lastWord = ""
-  // Inside `</a>`: its `>` ends the element, an operand.
-  let closingTag = false
   let index = 0
 
   const top = () => chains.length - 1
@@ -83,33 +110,45 @@ export const parseDepth = (text: string): number => {
     chains[top()]! += by
     raise(by)
   }
-  const unnest = () => {
-    const level = top()
-    const taken = Math.min(LEVEL, chains[level]!)
-    chains[level]! -= taken
-    total -= taken
-  }
   const boundary = () => {
     const level = top()
     total -= chains[level]! + angles[level]!
     chains[level] = 0
     angles[level] = 0
+    questions[level] = 0
   }
   // Settles what the previous tokens left open, before a token; `word` is the token if a word.
   const settle = (word: string | undefined, startsOperand: boolean) => {
-    if (pending === Pending.Semicolon ? word !== "else" : pending === Pending.Brace && word !== undefined && !CONTINUATIONS.has(word)) {
+    if (pending === Pending.Semicolon ? word === undefined || !AFTER_SEMICOLON.has(word) : pending === Pending.Brace && word !== undefined && !CONTINUATIONS.has(word)) {
       boundary()
     }
     if (newline && operand && !afterHead && startsOperand && !(word !== undefined && CONTINUATIONS.has(word))) boundary()
+    else if (newline && restricted) boundary()
     pending = Pending.None
+    restricted = false
     newline = false
     afterHead = false
   }
   const open = (kind: Level) => {
     chains.push(0)
     angles.push(0)
+    questions.push(0)
     kinds.push(kind)
     raise(LEVEL)
+  }
+  const close = (): Level => {
+    const level = top()
+    total -= LEVEL + chains[level]! + angles[level]!
+    chains.pop()
+    angles.pop()
+    questions.pop()
+    return kinds.pop()!
+  }
+  const skipLine = (from: number): number => {
+    let at = from
+    while (at < length && !isLineEnd(text.charCodeAt(at))) at++
+    newline = true
+    return at
   }
   // Template text up to its end or its next `${`; returns the index after what it consumed.
   const templateText = (from: number): number => {
@@ -131,41 +170,110 @@ export const parseDepth = (text: string): number => {
     }
     return at
   }
+  // JSX, while the innermost level is an element: its tag up to `>` (then its children) or `/>`,
+  // its children's text up to a tag; a `{` hands back to code. Returns where code resumes.
+  const jsxText = (from: number): number => {
+    let at = from
+    while (at < length) {
+      const kind = kinds[top()]
+      if (kind !== Level.Tag && kind !== Level.Children) {
+        operand = true
+        return at
+      }
+      const code = text.charCodeAt(at)
+      if (code === 123) {
+        open(kind === Level.Tag ? Level.TagExpression : Level.ChildExpression)
+        operand = false
+        return at + 1
+      }
+      if (kind === Level.Tag) {
+        if (code === 34 || code === 39) {
+          const end = text.indexOf(String.fromCharCode(code), at + 1)
+          at = end === -1 ? length : end + 1
+        } else if (code === 47 && text.charCodeAt(at + 1) === 62) {
+          close()
+          at += 2
+        } else if (code === 62) {
+          kinds[top()] = Level.Children
+          at++
+        } else if (code === 46) {
+          // `<a.b.c>`: a member chain, looped.
+          nest(1)
+          at++
+        } else {
+          at++
+        }
+      } else if (code !== 60) {
+        at++
+      } else if (text.charCodeAt(at + 1) === 47) {
+        const end = text.indexOf(">", at + 2)
+        close()
+        at = end === -1 ? length : end + 1
+      } else {
+        open(Level.Tag)
+        at++
+      }
+    }
+    return at
+  }
+  // A `<` that begins an expression in a JSX file: an element, unless a type parameter list
+  // follows its name (`<T,>(x: T) => x`, `<T extends U>`).
+  const elementAt = (from: number): boolean => {
+    let at = from + 1
+    while (at < length && (isWordCode(text.charCodeAt(at)) || text.charCodeAt(at) === 46 || text.charCodeAt(at) === 45 || text.charCodeAt(at) === 58)) at++
+    const name = text.slice(from + 1, at)
+    while (at < length && isSpace(text.charCodeAt(at))) at++
+    if (name.length > 0 && text.charCodeAt(at) === 44) return false
+    return !(name.length > 0 && text.startsWith("extends", at) && !isWordCode(text.charCodeAt(at + 7)))
+  }
 
   while (index < length) {
     const code = text.charCodeAt(index)
     if (isSpace(code)) {
-      if (code === 10 || code === 13 || code === 0x2028 || code === 0x2029) newline = true
+      if (isLineEnd(code)) newline = true
       index++
       continue
     }
     const next = text.charCodeAt(index + 1)
     // Comments are not tokens: they neither count nor settle a pending boundary.
     if (code === 47 && next === 47) {
-      const end = text.indexOf("\n", index + 2)
-      index = end === -1 ? length : end + 1
-      newline = true
+      index = skipLine(index + 2)
       continue
     }
     if (code === 47 && next === 42) {
       const end = text.indexOf("*/", index + 2)
       const stop = end === -1 ? length : end + 2
-      if (text.slice(index, stop).includes("\n")) newline = true
+      for (let at = index; at < stop; at++) {
+        if (isLineEnd(text.charCodeAt(at))) {
+          newline = true
+          break
+        }
+      }
       index = stop
       continue
     }
 
+    const property = afterDot
+    afterDot = false
     if (isWordCode(code) && !isDigit(code)) {
       let end = index + 1
       while (end < length && isWordCode(text.charCodeAt(end))) end++
       const word = text.slice(index, end)
+      index = end
+      if (property) {
+        // A property name (`m.default`, `a.in`): a name, whatever it spells.
+        lastWord = ""
+        operand = true
+        continue
+      }
       settle(word, true)
       if (NESTING_WORDS.has(word)) nest()
-      else if (word === "as" || word === "satisfies") nest(1)
+      else if (LOOPED_WORDS.has(word)) nest(1)
       else if (word === "case" || word === "default") boundary()
       operand = !EXPRESSION_BEFORE.has(word)
-      lastWord = word
-      index = end
+      restricted = ENDED_BY_LINE.has(word)
+      // `for await (`: the condition of a `for` still.
+      if (!(word === "await" && lastWord === "for")) lastWord = word
       continue
     }
     const previousWord = lastWord
@@ -179,12 +287,13 @@ export const parseDepth = (text: string): number => {
     }
     if (code === 34 || code === 39) {
       settle(undefined, true)
-      // A string ends at its quote or, unterminated, at the line's end.
+      // A string ends at its quote or, unterminated, at the line's end; `\` carries it past one.
       let at = index + 1
       while (at < length) {
         const c = text.charCodeAt(at)
-        if (c === code || c === 10) break
-        at += c === 92 ? 2 : 1
+        if (c === code || isLineEnd(c)) break
+        if (c === 92) at += text.charCodeAt(at + 1) === 13 && text.charCodeAt(at + 2) === 10 ? 3 : 2
+        else at++
       }
       index = at + 1
       operand = true
@@ -194,6 +303,8 @@ export const parseDepth = (text: string): number => {
 
     switch (code) {
       case 96:
+        // A tagged template after an operand loops, as a call does.
+        if (operand) nest(1)
         index = templateText(index + 1)
         continue
       case 40:
@@ -209,16 +320,17 @@ export const parseDepth = (text: string): number => {
       case 93:
       case 125: {
         index++
-        operand = true
+        // After a block or a condition a `/` opens a regex, most likely; read as a division, a
+        // backtick in it would open a template that runs on for lines.
+        operand = code !== 125
         if (chains.length === 1) continue
-        const level = top()
-        total -= LEVEL + chains[level]! + angles[level]!
-        chains.pop()
-        angles.pop()
-        const kind = kinds.pop()!
+        const kind = close()
         if (kind === Level.Substitution) index = templateText(index)
-        else if (kind === Level.Head) afterHead = true
-        else if (code === 125) pending = Pending.Brace
+        else if (kind === Level.TagExpression || kind === Level.ChildExpression) index = jsxText(index)
+        else if (kind === Level.Head) {
+          afterHead = true
+          operand = false
+        } else if (code === 125) pending = Pending.Brace
         continue
       }
       case 59:
@@ -234,21 +346,25 @@ export const parseDepth = (text: string): number => {
         index++
         continue
       }
-      case 47: {
-        if (next === 62) {
-          // `/>` closes a JSX element.
-          unnest()
-          operand = true
-          index += 2
-          continue
+      case 46:
+        // A member access loops; a spread (`...`) does not nest.
+        if (next === 46) {
+          index += 3
+        } else {
+          nest(1)
+          afterDot = true
+          index++
         }
+        operand = false
+        continue
+      case 47: {
         if (!operand) {
           // A regular expression: up to its unescaped `/` outside a class, or the line's end.
           let at = index + 1
           let inClass = false
           while (at < length) {
             const c = text.charCodeAt(at)
-            if (c === 10) break
+            if (isLineEnd(c)) break
             if (c === 92) {
               at += 2
               continue
@@ -273,18 +389,17 @@ export const parseDepth = (text: string): number => {
           // `<=` and `<<` compare and shift.
           nest(1)
           index += 2
-        } else if (next === 47) {
-          // `</` closes a JSX element.
-          unnest()
-          closingTag = true
-          index += 2
         } else if (operand) {
           // Generic arguments, or a comparison over-counted until the level's boundary.
           angles[top()]! += LEVEL
           raise(LEVEL)
           index++
+        } else if (jsx && elementAt(index)) {
+          open(Level.Tag)
+          index = jsxText(index + 1)
+          continue
         } else {
-          // A JSX element or a type assertion.
+          // A type assertion or a type parameter list.
           nest()
           index++
         }
@@ -292,12 +407,6 @@ export const parseDepth = (text: string): number => {
         continue
       case 62: {
         const level = top()
-        if (closingTag) {
-          closingTag = false
-          operand = true
-          index++
-          continue
-        }
         if (next === 61) {
           nest(1)
           index += 2
@@ -368,28 +477,29 @@ export const parseDepth = (text: string): number => {
         } else if (next === 46 && !isDigit(text.charCodeAt(index + 2))) {
           // `?.`, a member access: looped.
           nest(1)
+          afterDot = true
           index += 2
         } else {
+          // A conditional: its `:` is then part of it.
           nest()
+          questions[top()]! += 1
           index++
         }
         operand = false
         continue
-      case 58:
+      case 58: {
+        // A conditional's `:`, or a label, a type annotation or a property: each may nest.
+        const level = top()
+        if (questions[level]! > 0) questions[level]! -= 1
+        else nest()
+        operand = false
+        index++
+        continue
+      }
       case 126:
         nest()
         operand = false
         index++
-        continue
-      case 46:
-        // A member access loops; a spread (`...`) does not nest.
-        if (next === 46) {
-          index += 3
-        } else {
-          nest(1)
-          index++
-        }
-        operand = false
         continue
       case 37:
       case 38:

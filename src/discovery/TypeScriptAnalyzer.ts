@@ -6,7 +6,7 @@ import type { Declaration, ExportedSymbol, ModuleLanguage } from "../domain/Snap
 import type { Analysis, Analyzer, ModuleReference, Note } from "./FileAnalysis.ts"
 import { lineIndex } from "./Lines.ts"
 import { type ParsedModule, parseModule, parseModuleAlone } from "./OxcModule.ts"
-import { MAX_PARSE_DEPTH, parseDepth } from "./ParseDepth.ts"
+import { MAX_PARSE_DEPTH, mayHoldJsx, parseDepth } from "./ParseDepth.ts"
 import { extname } from "./Paths.ts"
 
 const LANGUAGES: Readonly<Record<string, ModuleLanguage>> = {
@@ -32,7 +32,7 @@ const clip = (text: string): string => (text.length > 60 ? `${text.slice(0, 57)}
 
 const analyzeWith = (parse: (path: string, text: string) => ParsedModule) => (path: string, text: string): Analysis => {
   // The parser would crash the process rather than fail; the registry reports the throw as a failed file.
-  const depth = parseDepth(text)
+  const depth = parseDepth(text, mayHoldJsx(path))
   if (depth > MAX_PARSE_DEPTH) {
     throw new Error(`code nests about ${depth} levels deep, over the ${MAX_PARSE_DEPTH} the parser can take safely`)
   }

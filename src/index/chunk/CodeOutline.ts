@@ -8,7 +8,7 @@
  */
 import * as Oxc from "oxc-parser"
 import { lazyTypeOf, leftmost } from "../../discovery/OxcModule.ts"
-import { MAX_PARSE_DEPTH, parseDepth } from "../../discovery/ParseDepth.ts"
+import { MAX_PARSE_DEPTH, mayHoldJsx, parseDepth } from "../../discovery/ParseDepth.ts"
 import type { Unit } from "./Packer.ts"
 import type { Span } from "./TextSplit.ts"
 
@@ -262,7 +262,7 @@ const partSpans = (source: string, parts: ReadonlyArray<Node>, comments: ReturnT
  * the default mode (the same units).
  */
 export const withOutline = <A>(path: string, source: string, use: (units: ReadonlyArray<CodeUnit>) => A, alone = false): A | undefined => {
-  if (parseDepth(source) > MAX_PARSE_DEPTH) return undefined
+  if (parseDepth(source, mayHoldJsx(path)) > MAX_PARSE_DEPTH) return undefined
   if (alone) return outlineOf(Oxc.parseSync(path, source, { sourceType: "unambiguous" }) as unknown as ParseResult, source, use)
   const options = { experimentalLazy: true, sourceType: "unambiguous" } as unknown as Parameters<typeof Oxc.parseSync>[2]
   const result = Oxc.parseSync(path, source, options) as unknown as LazyResult
