@@ -42,15 +42,22 @@ const CHAINS: Readonly<Record<string, (n: number) => string>> = {
   "keywords apart by a wide space": (n) => `x = ${"typeof\u2003".repeat(n)}1\n`,
   "for await, one a line": (n) => `async function f() {\n${"for await (const a of b)\n".repeat(n)}x()\n}\n`,
   "ternaries, a function expression broken over lines": (n) => `x = ${"c ? function\nf() {} : ".repeat(n)}1\n`,
-  "a string continued over CRLF": (n) => `x = "a\\\r\n" + ${"(".repeat(n)}1${")".repeat(n)}\r\n`
+  "a string continued over CRLF": (n) => `x = "a\\\r\n" + ${"(".repeat(n)}1${")".repeat(n)}\r\n`,
+  "JSX file, a generic function type before the nesting": (n) => `type F = <T>(x: T) => T\nexport const v = ${"(".repeat(n)}1${")".repeat(n)}\n`,
+  "JSX file, a const type parameter before the nesting": (n) => `const id = <const T,>(x: T) => x\nexport const v = ${"(".repeat(n)}1${")".repeat(n)}\n`,
+  "JSX file, a comparison with a keyword-like name before the nesting": (n) => `const unique = 1\nif (unique < 2) warn()\nexport const v = ${"(".repeat(n)}1${")".repeat(n)}\n`,
+  "nested exported namespaces": (n) => `${"export namespace a {\n".repeat(n)}${"}\n".repeat(n)}`,
+  "ternaries, a decorated class broken over lines": (n) => `x = ${"c ? @d\nclass {} : ".repeat(n)}1\n`
 }
 
-const deepestUnder = (make: (n: number) => string): number => {
+const pathOf = (name: string) => (name.startsWith("JSX") ? "deep.tsx" : "deep.ts")
+
+const deepestUnder = (make: (n: number) => string, jsx: boolean): number => {
   let low = 1
   let high = 4 * MAX_PARSE_DEPTH
   while (low < high) {
     const middle = Math.ceil((low + high) / 2)
-    if (parseDepth(make(middle)) <= MAX_PARSE_DEPTH) low = middle
+    if (parseDepth(make(middle), jsx) <= MAX_PARSE_DEPTH) low = middle
     else high = middle - 1
   }
   return low
@@ -59,14 +66,14 @@ const deepestUnder = (make: (n: number) => string): number => {
 describe("ParseDepth", () => {
   it("counts every way down at least a level each, so twice the limit is refused", () => {
     for (const [name, make] of Object.entries(CHAINS)) {
-      assert.isAbove(parseDepth(make(2 * MAX_PARSE_DEPTH)), MAX_PARSE_DEPTH, name)
+      assert.isAbove(parseDepth(make(2 * MAX_PARSE_DEPTH), mayHoldJsx(pathOf(name))), MAX_PARSE_DEPTH, name)
     }
   })
 
   it("lets through nothing the parser cannot take: the deepest text under the limit parses in both modes", () => {
     for (const [name, make] of Object.entries(CHAINS)) {
-      const text = make(deepestUnder(make))
-      const path = name.startsWith("JSX") ? "deep.tsx" : "deep.ts"
+      const path = pathOf(name)
+      const text = make(deepestUnder(make, mayHoldJsx(path)))
       assert.deepStrictEqual(parseModule(path, text).errors, [], name)
       assert.deepStrictEqual(parseModuleAlone(path, text).errors, [], name)
     }
@@ -106,6 +113,9 @@ describe("ParseDepth", () => {
       "  key: value,\n",
       "x = <a>{b}</a>\n",
       "if (!a) return\n",
+      "while (s[i] === \" \") { i++ }\n",
+      "while (a) a--;\n",
+      "do x(); while (a)\n",
       "x = c ? 1 : 2\n"
     ]
     for (const statement of statements) {
@@ -116,8 +126,8 @@ describe("ParseDepth", () => {
   it("reads JSX only where the parser does: an element in .tsx, a type assertion in .ts", () => {
     const assertions = "x = <T>a;\n".repeat(5_000)
     assert.strictEqual(parseDepth(assertions, false), parseDepth("x = <T>a;\n", false))
-    assert.isTrue(mayHoldJsx("view.tsx") && mayHoldJsx("view.jsx") && mayHoldJsx("old.js") && mayHoldJsx("m.mjs"))
-    assert.isFalse(mayHoldJsx("a.ts") || mayHoldJsx("a.d.ts") || mayHoldJsx("a.mts") || mayHoldJsx("a.cts"))
+    assert.isTrue(mayHoldJsx("view.tsx") && mayHoldJsx("view.jsx"))
+    assert.isFalse(mayHoldJsx("a.ts") || mayHoldJsx("a.d.ts") || mayHoldJsx("a.mts") || mayHoldJsx("old.js") || mayHoldJsx("m.mjs"))
     // A type parameter list in .tsx is not an element.
     const generics = "const f = <T,>(x: T) => x\nconst g = <T extends U>(x: T) => x\n"
     assert.strictEqual(parseDepth(generics.repeat(2_000)), parseDepth(generics))

@@ -24,7 +24,10 @@ const LEVEL = 16
 
 const NESTING_WORDS = new Set([
   "if", "else", "while", "for", "do", "with", "typeof", "void", "delete", "await", "yield", "new",
-  "keyof", "infer", "extends", "readonly", "unique"
+  "keyof", "infer", "extends", "readonly", "unique",
+  // Not a way down by itself, but each nested `export namespace` or `export function` costs the
+  // parser's stack about twice what a bare one does.
+  "export"
 ])
 
 /** Binary operators written as words: looped, like `+`. */
@@ -39,14 +42,12 @@ const EXPRESSION_BEFORE = new Set([
 
 /** Words that carry on the statement or expression a closing `}` was part of. */
 const CONTINUATIONS = new Set([
-  "else", "catch", "finally", "while", "instanceof", "in", "of", "as", "satisfies", "extends", "implements"
+  "else", "catch", "finally", "instanceof", "in", "of", "as", "satisfies", "extends", "implements"
 ])
 
 /** Words a line break always ends a statement after (restricted productions). */
 const ENDED_BY_LINE = new Set(["return", "break", "continue", "debugger"])
 
-/** Words after a `;` that carry on the statement before it: `if (a) x; else …`, `do x; while (a)`. */
-const AFTER_SEMICOLON = new Set(["else", "while"])
 
 const HEADS = new Set(["if", "while", "for", "with"])
 
@@ -73,11 +74,11 @@ type Pending = typeof Pending[keyof typeof Pending]
 const Level = { Bracket: 0, Head: 1, Substitution: 2, Tag: 3, Children: 4, TagExpression: 5, ChildExpression: 6 } as const
 type Level = typeof Level[keyof typeof Level]
 
-/** Whether the parser reads JSX in a file at `path`: in all but TypeScript's own extensions. */
-export const mayHoldJsx = (path: string): boolean => !/\.[cm]?ts$/.test(path)
+/** Whether the parser reads JSX in a file at `path`: oxc-parser 0.159 does in `.jsx` and `.tsx` only. */
+export const mayHoldJsx = (path: string): boolean => /\.[jt]sx$/.test(path)
 
 /**
- * The estimate for `text`. `jsx`: the file may hold JSX (`.tsx`, `.jsx`, `.js`), where a `<` that
+ * The estimate for `text`. `jsx`: the file may hold JSX (`.tsx`, `.jsx`), where a `<` that
  * begins an expression opens an element; in `.ts` it is a type assertion.
  */
 export const parseDepth = (text: string, jsx = true): number => {
@@ -87,6 +88,8 @@ export const parseDepth = (text: string, jsx = true): number => {
   const chains: Array<number> = [0]
   const angles: Array<number> = [0]
   const questions: Array<number> = [0]
+  // `do` still waiting for its `while`, per level: that `while` carries the statement on.
+  const dos: Array<number> = [0]
   const kinds: Array<Level> = [Level.Bracket]
   let total = 0
   let deepest = 0
@@ -117,12 +120,18 @@ export const parseDepth = (text: string, jsx = true): number => {
     angles[level] = 0
     questions[level] = 0
   }
+  // Whether `word` carries on the statement before it: `if (a) x; else …`, `do x; while (a)`,
+  // `} catch`; after a `;`, only `else` and a `do`'s `while` do.
+  const carriesOn = (word: string | undefined, afterSemicolon: boolean) =>
+    word !== undefined &&
+    (word === "while" ? dos[top()]! > 0 : word === "else" || (!afterSemicolon && CONTINUATIONS.has(word)))
   // Settles what the previous tokens left open, before a token; `word` is the token if a word.
   const settle = (word: string | undefined, startsOperand: boolean) => {
-    if (pending === Pending.Semicolon ? word === undefined || !AFTER_SEMICOLON.has(word) : pending === Pending.Brace && word !== undefined && !CONTINUATIONS.has(word)) {
+    if (pending === Pending.Semicolon ? !carriesOn(word, true) : pending === Pending.Brace && word !== undefined && !carriesOn(word, false)) {
       boundary()
     }
-    if (newline && operand && !afterHead && startsOperand && !(word !== undefined && CONTINUATIONS.has(word))) boundary()
+    // A decorator's line break before `class` does not end it.
+    if (newline && operand && !afterHead && startsOperand && !carriesOn(word, false) && word !== "class") boundary()
     else if (newline && restricted) boundary()
     pending = Pending.None
     restricted = false
@@ -133,6 +142,7 @@ export const parseDepth = (text: string, jsx = true): number => {
     chains.push(0)
     angles.push(0)
     questions.push(0)
+    dos.push(0)
     kinds.push(kind)
     raise(LEVEL)
   }
@@ -142,6 +152,7 @@ export const parseDepth = (text: string, jsx = true): number => {
     chains.pop()
     angles.pop()
     questions.pop()
+    dos.pop()
     return kinds.pop()!
   }
   const skipLine = (from: number): number => {
@@ -219,12 +230,19 @@ export const parseDepth = (text: string, jsx = true): number => {
   // A `<` that begins an expression in a JSX file: an element, unless a type parameter list
   // follows its name (`<T,>(x: T) => x`, `<T extends U>`).
   const elementAt = (from: number): boolean => {
+    // A tag's name or a fragment's `>` follows `<` at once: `unique < 2` compares.
+    const first = text.charCodeAt(from + 1)
+    if (first === 62) return true
+    if (!isWordCode(first) || isDigit(first)) return false
     let at = from + 1
     while (at < length && (isWordCode(text.charCodeAt(at)) || text.charCodeAt(at) === 46 || text.charCodeAt(at) === 45 || text.charCodeAt(at) === 58)) at++
     const name = text.slice(from + 1, at)
+    if (name === "const") return false
     while (at < length && isSpace(text.charCodeAt(at))) at++
-    if (name.length > 0 && text.charCodeAt(at) === 44) return false
-    return !(name.length > 0 && text.startsWith("extends", at) && !isWordCode(text.charCodeAt(at + 7)))
+    const after = text.charCodeAt(at)
+    // `<T,>`, `<T = X,>`, `<T extends U>`, `<T>(x: T) => x`: type parameters.
+    if (after === 44 || after === 61 || (after === 62 && text.charCodeAt(at + 1) === 40)) return false
+    return !(text.startsWith("extends", at) && !isWordCode(text.charCodeAt(at + 7)))
   }
 
   while (index < length) {
@@ -267,13 +285,18 @@ export const parseDepth = (text: string, jsx = true): number => {
         continue
       }
       settle(word, true)
+      // A `do`'s `while (…)` ends its statement; it heads no body.
+      const endsDo = word === "while" && dos[top()]! > 0
+      if (word === "do") dos[top()]! += 1
+      else if (endsDo) dos[top()]! -= 1
       if (NESTING_WORDS.has(word)) nest()
       else if (LOOPED_WORDS.has(word)) nest(1)
       else if (word === "case" || word === "default") boundary()
       operand = !EXPRESSION_BEFORE.has(word)
       restricted = ENDED_BY_LINE.has(word)
       // `for await (`: the condition of a `for` still.
-      if (!(word === "await" && lastWord === "for")) lastWord = word
+      if (endsDo) lastWord = ""
+      else if (!(word === "await" && lastWord === "for")) lastWord = word
       continue
     }
     const previousWord = lastWord
