@@ -245,6 +245,12 @@ export const parseDepth = (text: string, jsx = true): number => {
     return !(text.startsWith("extends", at) && !isWordCode(text.charCodeAt(at + 7)))
   }
 
+  // `==`, `===`, `!=`, `!==` at `at`, a looped binary operator: the index after it.
+  const equality = (at: number): number => {
+    nest(1)
+    return at + (text.charCodeAt(at + 2) === 61 ? 3 : 2)
+  }
+
   while (index < length) {
     const code = text.charCodeAt(index)
     if (isSpace(code)) {
@@ -448,8 +454,7 @@ export const parseDepth = (text: string, jsx = true): number => {
       }
       case 61:
         if (next === 61) {
-          nest(1)
-          index += text.charCodeAt(index + 2) === 61 ? 3 : 2
+          index = equality(index)
         } else {
           // Assignment, or `=>`.
           nest()
@@ -459,8 +464,7 @@ export const parseDepth = (text: string, jsx = true): number => {
         continue
       case 33:
         if (next === 61) {
-          nest(1)
-          index += text.charCodeAt(index + 2) === 61 ? 3 : 2
+          index = equality(index)
           operand = false
         } else if (operand) {
           // A non-null assertion: postfix, looped.
