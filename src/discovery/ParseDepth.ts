@@ -5,15 +5,16 @@
  * `c ? x : c ? x : …`, `else if` chains, labels, prefix operators, arrows, `new`, generic arguments,
  * JSX elements and conditional types each nest one level without any bracket.
  *
- * The estimate is the open brackets plus, at each open bracket, the nesting tokens seen since that
- * level's last expression or statement boundary: `;` (unless `else` follows), `,`, a `case`, a block
- * followed by a new statement, and a line break between two operands, where a statement must end
- * (automatic semicolon insertion; code written without semicolons would otherwise add up).
- * Strings, comments, template text, JSX text and regular expressions are skipped, so a separator
- * line of `=====` in a comment counts nothing; a JSX element is a level of its own. The parser loops over a chain of binary operators, member
- * accesses, calls or indexes rather than recursing, but the tree it builds is as deep as the chain,
- * and serialising that tree recurses: each such operator counts a sixteenth of a level (a chain of
- * 30,000 `+` serialised on a worker's 4 MB stack, one of 50,000 did not).
+ * The estimate is the open brackets and JSX elements plus, at each, the nesting tokens seen since
+ * that level's last expression or statement boundary: `;` (unless `else` or a `do`'s `while`
+ * follows), `,`, a `case`, a block followed by a new statement, and a line break where a statement
+ * must end (between two operands, or after `return`; code written without semicolons would
+ * otherwise add up). Strings, comments, template and JSX text and regular expressions are skipped,
+ * so a separator line of `=====` in a comment counts nothing. The parser loops over a chain of
+ * binary operators, member accesses, calls or indexes rather than recursing, but the tree it builds
+ * is as deep as the chain, and serialising that tree recurses: each such operator counts a
+ * sixteenth of a level (a chain of 30,000 `+` serialised on a worker's 4 MB stack, one of 50,000
+ * did not).
  */
 
 /** The deepest estimate a file may reach and still be handed to the parser. */
@@ -35,7 +36,7 @@ const LOOPED_WORDS = new Set(["in", "instanceof", "as", "satisfies"])
 
 /** Words after which an expression, not an operator, comes next: a `/` there opens a regex. */
 const EXPRESSION_BEFORE = new Set([
-  ...NESTING_WORDS, ...LOOPED_WORDS, "return", "throw", "case", "of", "export", "default",
+  ...NESTING_WORDS, ...LOOPED_WORDS, "return", "throw", "case", "of", "default",
   // Not operands yet: a line break after them does not end the statement.
   "function", "class"
 ])
@@ -48,7 +49,6 @@ const CONTINUATIONS = new Set([
 /** Words a line break always ends a statement after (restricted productions). */
 const ENDED_BY_LINE = new Set(["return", "break", "continue", "debugger"])
 
-
 const HEADS = new Set(["if", "while", "for", "with"])
 
 const isDigit = (code: number) => code >= 48 && code <= 57
@@ -60,8 +60,10 @@ const isWordCode = (code: number) =>
   (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || isDigit(code) ||
   code === 95 || code === 36 || code === 92 || code === 35 || (code >= 128 && !isSpace(code))
 
-/** What the previous token leaves to the next: after `;`, a new statement unless `else` follows;
- * after a closing `}`, a new statement if the next word does not carry on. */
+/**
+ * What the previous token leaves to the next: after `;`, a new statement unless the next word
+ * carries the last one on; after a closing `}`, likewise, with more words that can.
+ */
 const Pending = { None: 0, Semicolon: 1, Brace: 2 } as const
 type Pending = typeof Pending[keyof typeof Pending]
 
@@ -127,9 +129,10 @@ export const parseDepth = (text: string, jsx = true): number => {
     (word === "while" ? dos[top()]! > 0 : word === "else" || (!afterSemicolon && CONTINUATIONS.has(word)))
   // Settles what the previous tokens left open, before a token; `word` is the token if a word.
   const settle = (word: string | undefined, startsOperand: boolean) => {
-    if (pending === Pending.Semicolon ? !carriesOn(word, true) : pending === Pending.Brace && word !== undefined && !carriesOn(word, false)) {
-      boundary()
-    }
+    const ended = pending === Pending.Semicolon
+      ? !carriesOn(word, true)
+      : pending === Pending.Brace && word !== undefined && !carriesOn(word, false)
+    if (ended) boundary()
     // A decorator's line break before `class` does not end it.
     if (newline && operand && !afterHead && startsOperand && !carriesOn(word, false) && word !== "class") boundary()
     else if (newline && restricted) boundary()
@@ -234,8 +237,10 @@ export const parseDepth = (text: string, jsx = true): number => {
     const first = text.charCodeAt(from + 1)
     if (first === 62) return true
     if (!isWordCode(first) || isDigit(first)) return false
+    // A tag's name may hold `.`, `-` and `:` (`<a.b>`, `<my-element>`, `<svg:path>`).
+    const inName = (code: number) => isWordCode(code) || code === 46 || code === 45 || code === 58
     let at = from + 1
-    while (at < length && (isWordCode(text.charCodeAt(at)) || text.charCodeAt(at) === 46 || text.charCodeAt(at) === 45 || text.charCodeAt(at) === 58)) at++
+    while (at < length && inName(text.charCodeAt(at))) at++
     const name = text.slice(from + 1, at)
     if (name === "const") return false
     while (at < length && isSpace(text.charCodeAt(at))) at++
