@@ -147,37 +147,77 @@ export const words = (text: string): Array<string> => {
 }
 
 /**
- * Folded, unstemmed terms in emission order: each token, then its identifier parts when it has
- * more than one, and after a run of tokens joined only by underscores, the run written as one word
- * (`user_id` also gives `userid`, so it meets `userId`).
+ * Where surfaces go, in emission order: an ASCII surface as the spans of `text` it is made of,
+ * lowered (one span, or the tokens of an underscore run), any other as its folded string.
  */
-export const surfaces = (text: string): Array<string> => {
-  const out: Array<string> = []
-  let run = ""
+interface SurfaceSink {
+  readonly ascii: (starts: ArrayLike<number>, ends: ArrayLike<number>, count: number) => void
+  readonly folded: (surface: string) => void
+}
+
+/**
+ * The surfaces of `text`, handed to `sink`: each token, then its identifier parts when it has more
+ * than one, and after a run of tokens joined only by underscores, the run written as one word
+ * (`user_id` also gives `userid`, so it meets `userId`). Empty foldings are not handed on.
+ */
+const eachSurface = (text: string, sink: SurfaceSink): void => {
+  const one = [0]
+  const oneEnd = [0]
+  const span = (from: number, to: number) => {
+    one[0] = from
+    oneEnd[0] = to
+    sink.ascii(one, oneEnd, 1)
+  }
+  const runStarts: Array<number> = []
+  const runEnds: Array<number> = []
   let runLength = 0
-  let previousEnd = 0
-  eachToken(text, (start, end, cuts, cutCount, ascii) => {
-    if (runLength > 0 && !onlyUnderscores(text, previousEnd, start)) {
-      if (runLength > 1 && run.length > 0) out.push(run)
-      run = ""
-      runLength = 0
-    }
-    const raw = text.slice(start, end)
-    // Lower-casing ASCII maps each character alone, so a part of the lowered token is the part lowered.
-    const whole = ascii ? raw.toLowerCase() : fold(raw)
-    if (whole.length > 0) out.push(whole)
-    if (cutCount > 1) {
-      for (let p = 0; p < cutCount; p++) {
-        const to = p + 1 < cutCount ? cuts[p + 1]! : raw.length
-        const part = ascii ? whole.slice(cuts[p]!, to) : fold(raw.slice(cuts[p]!, to))
-        if (part.length > 0) out.push(part)
+  let runAscii = true
+  const endRun = () => {
+    if (runLength > 1) {
+      if (runAscii) {
+        sink.ascii(runStarts, runEnds, runLength)
+      } else {
+        let run = ""
+        for (let r = 0; r < runLength; r++) run += fold(text.slice(runStarts[r]!, runEnds[r]!))
+        if (run.length > 0) sink.folded(run)
       }
     }
-    run += whole
+    runLength = 0
+    runAscii = true
+  }
+  eachToken(text, (start, end, cuts, cutCount, ascii) => {
+    if (runLength > 0 && !onlyUnderscores(text, runEnds[runLength - 1]!, start)) endRun()
+    if (ascii) {
+      span(start, end)
+      if (cutCount > 1) for (let p = 0; p < cutCount; p++) span(start + cuts[p]!, p + 1 < cutCount ? start + cuts[p + 1]! : end)
+    } else {
+      const raw = text.slice(start, end)
+      const whole = fold(raw)
+      if (whole.length > 0) sink.folded(whole)
+      for (let p = 0; cutCount > 1 && p < cutCount; p++) {
+        const part = fold(raw.slice(cuts[p]!, p + 1 < cutCount ? cuts[p + 1]! : raw.length))
+        if (part.length > 0) sink.folded(part)
+      }
+      runAscii = false
+    }
+    runStarts[runLength] = start
+    runEnds[runLength] = end
     runLength++
-    previousEnd = end
   })
-  if (runLength > 1 && run.length > 0) out.push(run)
+  endRun()
+}
+
+/** Folded, unstemmed terms in emission order (see {@link eachSurface}). */
+export const surfaces = (text: string): Array<string> => {
+  const out: Array<string> = []
+  eachSurface(text, {
+    ascii: (starts, ends, count) => {
+      let surface = text.slice(starts[0]!, ends[0]!)
+      for (let r = 1; r < count; r++) surface += text.slice(starts[r]!, ends[r]!)
+      out.push(surface.toLowerCase())
+    },
+    folded: (surface) => out.push(surface)
+  })
   return out
 }
 
@@ -190,17 +230,18 @@ const lowerAscii = (code: number): number => (code >= 65 && code <= 90 ? code + 
 
 /**
  * `surfaces(text).join(" ")`, without a string per surface: ASCII surfaces, most of any repository's
- * text, are lowered straight into one reused byte buffer, and only a surface past ASCII is folded as
- * a string of its own. The FTS feed analyses every chunk of a rebuild; as arrays of strings, that
- * was the write path's largest allocation.
+ * text, are lowered straight into one reused byte buffer, and only a surface past ASCII is a string
+ * of its own. The FTS feed analyses every chunk of a rebuild; as arrays of strings, that was the
+ * write path's largest allocation.
  */
 export const surfaceText = (text: string): string => {
   const pieces: Array<string> = []
   let length = 0
   let empty = true
+  // Room for `extra` more bytes and the separator before them.
   const room = (extra: number) => {
-    if (length + extra <= asciiOut.length) return
-    const grown = new Uint8Array(Math.max(asciiOut.length * 2, length + extra))
+    if (length + extra + 1 <= asciiOut.length) return
+    const grown = new Uint8Array(Math.max(asciiOut.length * 2, length + extra + 1))
     grown.set(asciiOut.subarray(0, length))
     asciiOut = grown
   }
@@ -208,59 +249,24 @@ export const surfaceText = (text: string): string => {
     if (!empty) asciiOut[length++] = 32
     empty = false
   }
-  const emitSpan = (from: number, to: number) => {
-    room(to - from + 1)
-    separate()
-    for (let i = from; i < to; i++) asciiOut[length++] = lowerAscii(text.charCodeAt(i))
-  }
-  const emitString = (surface: string) => {
-    if (surface.length === 0) return
-    room(1)
-    separate()
-    if (length > 0) pieces.push(decoder.decode(asciiOut.subarray(0, length)))
-    length = 0
-    pieces.push(surface)
-  }
-  // The tokens of the current run of tokens joined only by underscores.
-  const runStarts: Array<number> = []
-  const runEnds: Array<number> = []
-  let runLength = 0
-  let runAscii = true
-  const flushRun = () => {
-    if (runLength > 1) {
-      if (runAscii) {
-        let size = 0
-        for (let r = 0; r < runLength; r++) size += runEnds[r]! - runStarts[r]!
-        room(size + 1)
-        separate()
-        for (let r = 0; r < runLength; r++) {
-          for (let i = runStarts[r]!; i < runEnds[r]!; i++) asciiOut[length++] = lowerAscii(text.charCodeAt(i))
-        }
-      } else {
-        let run = ""
-        for (let r = 0; r < runLength; r++) run += fold(text.slice(runStarts[r]!, runEnds[r]!))
-        emitString(run)
+  eachSurface(text, {
+    ascii: (starts, ends, count) => {
+      let size = 0
+      for (let r = 0; r < count; r++) size += ends[r]! - starts[r]!
+      room(size)
+      separate()
+      for (let r = 0; r < count; r++) {
+        for (let i = starts[r]!; i < ends[r]!; i++) asciiOut[length++] = lowerAscii(text.charCodeAt(i))
       }
+    },
+    folded: (surface) => {
+      room(0)
+      separate()
+      if (length > 0) pieces.push(decoder.decode(asciiOut.subarray(0, length)))
+      length = 0
+      pieces.push(surface)
     }
-    runLength = 0
-    runAscii = true
-  }
-  eachToken(text, (start, end, cuts, cutCount, ascii) => {
-    if (runLength > 0 && !onlyUnderscores(text, runEnds[runLength - 1]!, start)) flushRun()
-    if (ascii) {
-      emitSpan(start, end)
-      if (cutCount > 1) for (let p = 0; p < cutCount; p++) emitSpan(start + cuts[p]!, p + 1 < cutCount ? start + cuts[p + 1]! : end)
-    } else {
-      const raw = text.slice(start, end)
-      emitString(fold(raw))
-      if (cutCount > 1) for (let p = 0; p < cutCount; p++) emitString(fold(raw.slice(cuts[p]!, p + 1 < cutCount ? cuts[p + 1]! : raw.length)))
-    }
-    runStarts[runLength] = start
-    runEnds[runLength] = end
-    runLength++
-    if (!ascii) runAscii = false
   })
-  flushRun()
   if (length > 0) pieces.push(decoder.decode(asciiOut.subarray(0, length)))
   if (asciiOut.length > KEPT_BUFFER) asciiOut = new Uint8Array(1 << 14)
   return pieces.length === 1 ? pieces[0]! : pieces.join("")
