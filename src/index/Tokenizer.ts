@@ -147,11 +147,12 @@ export const words = (text: string): Array<string> => {
 }
 
 /**
- * Where surfaces go, in emission order: an ASCII surface as the spans of `text` it is made of,
- * lowered (one span, or the tokens of an underscore run), any other as its folded string.
+ * Where surfaces go, in emission order: an ASCII surface as the span of `text` it lowers, an ASCII
+ * underscore run as its tokens' spans, any other as its folded string.
  */
 interface SurfaceSink {
-  readonly ascii: (starts: ArrayLike<number>, ends: ArrayLike<number>, count: number) => void
+  readonly span: (from: number, to: number) => void
+  readonly run: (starts: ReadonlyArray<number>, ends: ReadonlyArray<number>, count: number) => void
   readonly folded: (surface: string) => void
 }
 
@@ -161,13 +162,6 @@ interface SurfaceSink {
  * (`user_id` also gives `userid`, so it meets `userId`). Empty foldings are not handed on.
  */
 const eachSurface = (text: string, sink: SurfaceSink): void => {
-  const one = [0]
-  const oneEnd = [0]
-  const span = (from: number, to: number) => {
-    one[0] = from
-    oneEnd[0] = to
-    sink.ascii(one, oneEnd, 1)
-  }
   const runStarts: Array<number> = []
   const runEnds: Array<number> = []
   let runLength = 0
@@ -175,7 +169,7 @@ const eachSurface = (text: string, sink: SurfaceSink): void => {
   const endRun = () => {
     if (runLength > 1) {
       if (runAscii) {
-        sink.ascii(runStarts, runEnds, runLength)
+        sink.run(runStarts, runEnds, runLength)
       } else {
         let run = ""
         for (let r = 0; r < runLength; r++) run += fold(text.slice(runStarts[r]!, runEnds[r]!))
@@ -188,8 +182,8 @@ const eachSurface = (text: string, sink: SurfaceSink): void => {
   eachToken(text, (start, end, cuts, cutCount, ascii) => {
     if (runLength > 0 && !onlyUnderscores(text, runEnds[runLength - 1]!, start)) endRun()
     if (ascii) {
-      span(start, end)
-      if (cutCount > 1) for (let p = 0; p < cutCount; p++) span(start + cuts[p]!, p + 1 < cutCount ? start + cuts[p + 1]! : end)
+      sink.span(start, end)
+      for (let p = 0; cutCount > 1 && p < cutCount; p++) sink.span(start + cuts[p]!, p + 1 < cutCount ? start + cuts[p + 1]! : end)
     } else {
       const raw = text.slice(start, end)
       const whole = fold(raw)
@@ -210,10 +204,25 @@ const eachSurface = (text: string, sink: SurfaceSink): void => {
 /** Folded, unstemmed terms in emission order (see {@link eachSurface}). */
 export const surfaces = (text: string): Array<string> => {
   const out: Array<string> = []
+  // The last whole token lowered: its parts, which follow it, are sliced from it (lowering ASCII maps
+  // each character alone).
+  let wholeStart = -1
+  let wholeEnd = -1
+  let whole = ""
   eachSurface(text, {
-    ascii: (starts, ends, count) => {
-      let surface = text.slice(starts[0]!, ends[0]!)
-      for (let r = 1; r < count; r++) surface += text.slice(starts[r]!, ends[r]!)
+    span: (from, to) => {
+      if (from >= wholeStart && to <= wholeEnd) {
+        out.push(whole.slice(from - wholeStart, to - wholeStart))
+        return
+      }
+      wholeStart = from
+      wholeEnd = to
+      whole = text.slice(from, to).toLowerCase()
+      out.push(whole)
+    },
+    run: (starts, ends, count) => {
+      let surface = ""
+      for (let r = 0; r < count; r++) surface += text.slice(starts[r]!, ends[r]!)
       out.push(surface.toLowerCase())
     },
     folded: (surface) => out.push(surface)
@@ -249,15 +258,21 @@ export const surfaceText = (text: string): string => {
     if (!empty) asciiOut[length++] = 32
     empty = false
   }
+  const lower = (from: number, to: number) => {
+    for (let i = from; i < to; i++) asciiOut[length++] = lowerAscii(text.charCodeAt(i))
+  }
   eachSurface(text, {
-    ascii: (starts, ends, count) => {
+    span: (from, to) => {
+      room(to - from)
+      separate()
+      lower(from, to)
+    },
+    run: (starts, ends, count) => {
       let size = 0
       for (let r = 0; r < count; r++) size += ends[r]! - starts[r]!
       room(size)
       separate()
-      for (let r = 0; r < count; r++) {
-        for (let i = starts[r]!; i < ends[r]!; i++) asciiOut[length++] = lowerAscii(text.charCodeAt(i))
-      }
+      for (let r = 0; r < count; r++) lower(starts[r]!, ends[r]!)
     },
     folded: (surface) => {
       room(0)
