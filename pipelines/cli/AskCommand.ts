@@ -4,99 +4,22 @@
  * `--json` prints the wire format exactly; `--text` (the default on a terminal) prints it for people.
  * With no question argument, or `-`, the question is read from standard input, so agents can pipe.
  */
-import { Console, Effect, Layer, Option, Schema, Stdio, Stream } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
-import * as ContextPack from "../../src/domain/ContextPack.ts"
-import { FACTORS, type ScoreComponents } from "../../src/domain/ScoreComponents.ts"
-import * as Embedded from "../../layers/Embedded.ts"
-import { recall } from "../recall.ts"
-import { countChanges, reportingChanges } from "../staleness.ts"
-import * as RepositoryConfig from "../repositoryConfig.ts"
-import { runIndex } from "./IndexCommand.ts"
+import { lazily } from "./Lazy.ts"
 
-export class NoQuestion extends Schema.TaggedError<NoQuestion>()("NoQuestion", {}) {
-  override get message(): string {
-    return "no question: pass one as an argument, or pipe it on standard input"
-  }
+const flags = {
+  question: Argument.String("question").pipe(Argument.withDescription("The question; omit it or pass - to read standard input"), Argument.optional),
+  root: Flag.String("root").pipe(Flag.withDescription("Repository to answer from"), Flag.withDefault(".")),
+  budget: Flag.Int("budget").pipe(Flag.withDescription("Token budget for the pack (0 to 32000)"), Flag.withDefault(4_000)),
+  json: Flag.Boolean("json").pipe(Flag.withDescription("Print the ContextPack wire JSON"), Flag.withDefault(false)),
+  text: Flag.Boolean("text").pipe(Flag.withDescription("Print the pack for people (the default)"), Flag.withDefault(false)),
+  explain: Flag.Boolean("explain").pipe(Flag.withDescription("Add score components and stage timings"), Flag.withDefault(false)),
+  noRefresh: Flag.Boolean("no-refresh").pipe(Flag.withDescription("Answer from the index as it is, without refreshing it"), Flag.withDefault(false)),
+  scope: Flag.String("scope").pipe(Flag.withDescription("Only files under this path (repeatable)"), Flag.atLeast(0))
 }
 
-const readStdin = Effect.gen(function*() {
-  const stdio = yield* Stdio.Stdio
-  // Waiting on a terminal for input nobody knows to type would look like a hang.
-  if (yield* stdio.stdinIsTerminal) return yield* new NoQuestion()
-  const chunks = yield* Stream.runCollect(stdio.stdin)
-  return new TextDecoder().decode(Buffer.concat(chunks.map((c) => Buffer.from(c)))).trim()
-})
+export type AskInput = Command.Command.Config.Infer<typeof flags>
 
-const significant = (x: number): number => Number(x.toPrecision(4))
-
-/** The wire name of a component, as `--json` spells it. */
-const wireName = (name: string): string => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)
-
-/** `--explain`'s account of a claim's score: its base, then every factor that moved it. */
-const scoreLine = (components: ScoreComponents): string => {
-  const base = components.rerank === null ? `rrf ${significant(components.rrf)}` : `rerank ${significant(components.rerank)}`
-  const moved = FACTORS.filter((factor) => components[factor] !== 1).map((factor) => `${wireName(factor)} ${significant(components[factor])}`)
-  return `   score = ${[base, ...moved].join(" × ")}${moved.length < FACTORS.length ? " (other factors 1)" : ""}`
-}
-
-const claimLine = (claim: ContextPack.Claim, i: number): string => {
-  const body = claim.text.split("\n").slice(1).join("\n").trim()
-  const flags = [claim.kind, claim.status !== "current" ? claim.status : undefined, claim.truncated === true ? "truncated" : undefined]
-    .filter((f) => f !== undefined).join(", ")
-  const explained = claim.components === undefined ? "" : `\n${scoreLine(claim.components)}`
-  return `${i + 1}. ${claim.ref}  (score ${claim.score}, ${flags})${explained}\n${body.split("\n").map((line) => `   ${line}`).join("\n")}`
-}
-
-/** The pack for people: claims with refs, conflicts, gaps and the budget. */
-export const renderText = (pack: ContextPack.ContextPack): string => {
-  const lines: Array<string> = []
-  pack.claims.forEach((claim, i) => lines.push(claimLine(claim, i), ""))
-  for (const conflict of pack.conflicts) lines.push(`conflict: ${conflict.topic}: ${conflict.note}\n   ${conflict.refs.join("\n   ")}`, "")
-  for (const gap of pack.gaps) lines.push(`gap (${gap.reason}): ${gap.text}`)
-  if (pack.gaps.length > 0) lines.push("")
-  lines.push(`${pack.usedTokens}/${pack.budgetTokens} tokens in claims, ${pack.budget.report} in the report${pack.partial ? `, ${pack.budget.dropped} left out` : ""}; ` +
-    `index lag ${pack.indexHealth.lagSeconds} s, ${pack.indexHealth.filesChanged ?? "unknown"} files changed since the build, embedding coverage ${pack.indexHealth.embeddingCoverage}`)
-  if (pack.diagnostics !== undefined) {
-    lines.push(`legs: ${pack.diagnostics.legs.map((leg) => `${leg.name} ${leg.status} (${leg.hits})`).join(", ")}`)
-    if (pack.diagnostics.timingsMs !== undefined) {
-      lines.push(`timings (ms): ${Object.entries(pack.diagnostics.timingsMs).map(([stage, ms]) => `${stage} ${ms}`).join(", ")}`)
-    }
-  }
-  return lines.join("\n")
-}
-
-export const ask = Command.make(
-  "ask",
-  {
-    question: Argument.String("question").pipe(Argument.withDescription("The question; omit it or pass - to read standard input"), Argument.optional),
-    root: Flag.String("root").pipe(Flag.withDescription("Repository to answer from"), Flag.withDefault(".")),
-    budget: Flag.Int("budget").pipe(Flag.withDescription("Token budget for the pack (0 to 32000)"), Flag.withDefault(4_000)),
-    json: Flag.Boolean("json").pipe(Flag.withDescription("Print the ContextPack wire JSON"), Flag.withDefault(false)),
-    text: Flag.Boolean("text").pipe(Flag.withDescription("Print the pack for people (the default)"), Flag.withDefault(false)),
-    explain: Flag.Boolean("explain").pipe(Flag.withDescription("Add score components and stage timings"), Flag.withDefault(false)),
-    noRefresh: Flag.Boolean("no-refresh").pipe(Flag.withDescription("Answer from the index as it is, without refreshing it"), Flag.withDefault(false)),
-    scope: Flag.String("scope").pipe(Flag.withDescription("Only files under this path (repeatable)"), Flag.atLeast(0))
-  },
-  Effect.fn("cli.ask")(function*({ budget, explain, json, noRefresh, question, root, scope }) {
-    // The settings first: a bad file is reported before anything waits on standard input.
-    const config = yield* RepositoryConfig.read(root)
-    const text = Option.isSome(question) && question.value !== "-" ? question.value : yield* readStdin
-    if (!noRefresh) yield* runIndex(root, false, config)
-    // Answering from the index as it is: say how many files it has not seen.
-    const filesChanged = noRefresh ? yield* countChanges(root, config.discovery) : 0
-    const pack = yield* recall({
-      text,
-      budgetTokens: budget,
-      explain,
-      ...(scope.length > 0 ? { filters: { paths: scope } } : {})
-    }).pipe(Effect.provide(reportingChanges(filesChanged).pipe(
-      Layer.provideMerge(Embedded.embedded({
-        root,
-        ...(noRefresh ? { readOnly: true } : {}),
-        ...(config.retrieval === undefined ? {} : { config: config.retrieval })
-      }))
-    )))
-    yield* Console.log(json ? ContextPack.serialise(pack) : renderText(pack))
-  })
-).pipe(Command.withDescription("Answer a question from a repository with a ContextPack (refreshes the index first)"))
+export const ask = Command.make("ask", flags, lazily(() => import("./AskAction.ts"))).pipe(
+  Command.withDescription("Answer a question from a repository with a ContextPack (refreshes the index first)")
+)

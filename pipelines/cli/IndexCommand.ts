@@ -3,62 +3,16 @@
  * `<root>/.cairn/`, re-chunking only notes whose bytes moved. Progress goes to standard error as
  * the run goes (`IndexProgressView`); the summary to standard output.
  */
-import { Cause, Clock, Console, Duration, Effect, Fiber, Queue, Stdio, Stream } from "effect"
 import { Command, Flag } from "effect/cli"
-import { type IndexReport, indexLayer, indexRepository } from "../indexRepository.ts"
-import * as RepositoryConfig from "../repositoryConfig.ts"
-import { indexProgressView } from "./IndexProgressView.ts"
+import { lazily } from "./Lazy.ts"
 
-/**
- * Index `root`, reporting progress on standard error as the run goes (`indexProgressView`);
- * returns the report. The run hears progress in plain callbacks, so the lines pass through a queue
- * to a fiber that writes them while the run works.
- */
-export const runIndex = (root: string, rebuild: boolean, settings?: RepositoryConfig.RepositoryConfig) =>
-  Effect.gen(function*() {
-    const config = settings ?? (yield* RepositoryConfig.read(root))
-    const stdio = yield* Stdio.Stdio
-    const view = indexProgressView(yield* stdio.stderrIsTerminal)
-    const lines = yield* Queue.unbounded<string, Cause.Done>()
-    const writer = yield* Effect.forkChild(Stream.run(Stream.fromQueue(lines), stdio.stderr({ endOnDone: false })).pipe(Effect.ignore))
-    const show = (text: string | undefined): void => {
-      if (text !== undefined) Queue.offerUnsafe(lines, text)
-    }
-    // The one clock read of an index run: the build time stamped on the manifest.
-    const now = yield* Clock.currentTimeMillis
-    return yield* indexRepository({
-      root,
-      now,
-      rebuild,
-      chunking: config.chunking,
-      ...(config.discovery === undefined ? {} : { discovery: config.discovery }),
-      onProgress: (event) => show(view.next(event))
-    }).pipe(
-      Effect.provide(indexLayer(root)),
-      Effect.ensuring(Effect.suspend(() => {
-        show(view.finish())
-        return Effect.andThen(Queue.end(lines), Fiber.join(writer))
-      }))
-    )
-  })
+const flags = {
+  root: Flag.String("root").pipe(Flag.withDescription("Repository to index"), Flag.withDefault(".")),
+  rebuild: Flag.Boolean("rebuild").pipe(Flag.withDescription("Rebuild from scratch and retrain the embedder"), Flag.withDefault(false))
+}
 
-export const summarise = (report: IndexReport, seconds: number): string =>
-  report.upToDate
-    ? `index up to date (checked in ${seconds.toFixed(1)} s): ${report.notes} files unchanged since the last build; ` +
-      `${report.summary.chunkCount} chunks; ${report.summary.relationCount} relations`
-    : `indexed ${report.notes} files in ${seconds.toFixed(1)} s: ${report.notesIndexed} re-chunked, ${report.notesUnchanged} unchanged, ` +
-      `${report.notesDeleted} deleted; ${report.summary.chunkCount} chunks (${report.chunksEmbedded} embedded, ${report.vectorsReused} vectors reused)` +
-      `${report.retrained ? ", embedder retrained" : ""}; ${report.summary.relationCount} relations` +
-      `${report.snapshotPatched ? "; the last snapshot patched where files moved, not scanned again" : ""}`
+export type IndexInput = Command.Command.Config.Infer<typeof flags>
 
-export const index = Command.make(
-  "index",
-  {
-    root: Flag.String("root").pipe(Flag.withDescription("Repository to index"), Flag.withDefault(".")),
-    rebuild: Flag.Boolean("rebuild").pipe(Flag.withDescription("Rebuild from scratch and retrain the embedder"), Flag.withDefault(false))
-  },
-  Effect.fn("cli.index")(function*({ rebuild, root }) {
-    const [duration, report] = yield* Effect.timed(runIndex(root, rebuild))
-    yield* Console.log(summarise(report, Duration.toMillis(duration) / 1000))
-  })
-).pipe(Command.withDescription("Build or refresh the embedded index of a repository (only what changed)"))
+export const index = Command.make("index", flags, lazily(() => import("./IndexAction.ts"))).pipe(
+  Command.withDescription("Build or refresh the embedded index of a repository (only what changed)")
+)

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { IndexProgress } from "../indexRepository.ts"
-import { runIndex } from "./IndexCommand.ts"
+import { runIndex } from "./IndexAction.ts"
 import { indexProgressView } from "./IndexProgressView.ts"
 
 const scanning = (done: number, total: number): IndexProgress => ({ _tag: "Scanning", phase: "modules", done, total })

@@ -2,66 +2,24 @@
  * `cairn snapshot --root DIR [--previous FILE] [--out FILE] [--json]`: scans a repository and writes
  * its knowledge snapshot (by default to `<root>/.cairn/snapshot.json`), or prints it with `--json`.
  */
-import { Console, Effect, FileSystem, Option } from "effect"
 import { Command, Flag } from "effect/cli"
-import * as NodePath from "node:path"
-import { DiscoveryError, PreviousInvalid, SnapshotUnwritable } from "../../src/domain/DiscoveryError.ts"
-import type { Snapshot } from "../../src/domain/Snapshot.ts"
-import { decodeSnapshotJson } from "../../src/domain/Snapshot.ts"
-import { serialize } from "../../src/discovery/Assemble.ts"
-import { scanWithProgress } from "./Progress.ts"
+import { lazily } from "./Lazy.ts"
 
-// A schema message puts the field on its second line ("Missing key\n  at ["schemaVersion"]"): keep both.
-const previousInvalid = (path: string) => (error: { readonly message: string }) =>
-  new DiscoveryError({
-    reason: new PreviousInvalid({ path, detail: error.message.split("\n").slice(0, 2).map((line) => line.trim()).join(" ") })
-  })
+const flags = {
+  root: Flag.String("root").pipe(Flag.withDescription("Repository directory to scan"), Flag.withDefault(".")),
+  previous: Flag.String("previous").pipe(
+    Flag.withDescription("An earlier snapshot to reuse where it cannot change the answer"),
+    Flag.optional
+  ),
+  out: Flag.String("out").pipe(
+    Flag.withDescription("Where to write the snapshot (default <root>/.cairn/snapshot.json)"),
+    Flag.optional
+  ),
+  json: Flag.Boolean("json").pipe(Flag.withDescription("Print the snapshot on stdout instead"), Flag.withDefault(false))
+}
 
-const readPrevious = (path: string): Effect.Effect<Snapshot, DiscoveryError, FileSystem.FileSystem> =>
-  Effect.gen(function*() {
-    const fs = yield* FileSystem.FileSystem
-    const text = yield* fs.readFileString(path).pipe(Effect.mapError(previousInvalid(path)))
-    return yield* decodeSnapshotJson(text).pipe(Effect.mapError(previousInvalid(path)))
-  })
+export type SnapshotInput = Command.Command.Config.Infer<typeof flags>
 
-const writeSnapshot = (path: string, text: string): Effect.Effect<void, DiscoveryError, FileSystem.FileSystem> =>
-  Effect.gen(function*() {
-    const fs = yield* FileSystem.FileSystem
-    yield* fs.makeDirectory(NodePath.dirname(path), { recursive: true })
-    yield* fs.writeFileString(path, `${text}\n`)
-  }).pipe(
-    Effect.mapError((error) => new DiscoveryError({ reason: new SnapshotUnwritable({ path, detail: error.message }) }))
-  )
-
-export const snapshot = Command.make(
-  "snapshot",
-  {
-    root: Flag.String("root").pipe(Flag.withDescription("Repository directory to scan"), Flag.withDefault(".")),
-    previous: Flag.String("previous").pipe(
-      Flag.withDescription("An earlier snapshot to reuse where it cannot change the answer"),
-      Flag.optional
-    ),
-    out: Flag.String("out").pipe(
-      Flag.withDescription("Where to write the snapshot (default <root>/.cairn/snapshot.json)"),
-      Flag.optional
-    ),
-    json: Flag.Boolean("json").pipe(Flag.withDescription("Print the snapshot on stdout instead"), Flag.withDefault(false))
-  },
-  Effect.fn("cli.snapshot")(function*({ json, out, previous, root }) {
-    const prior = Option.isSome(previous) ? yield* readPrevious(previous.value) : undefined
-    const snapshot = yield* scanWithProgress({ root, previous: prior })
-    const text = serialize(snapshot)
-    if (json) {
-      yield* Console.log(text)
-      return
-    }
-    const target = Option.getOrElse(out, () => NodePath.join(root, ".cairn", "snapshot.json"))
-    yield* writeSnapshot(target, text)
-    const reuse = snapshot.coverage.find((entry) => entry.scope === "reused-entities")
-    yield* Console.log(
-      `wrote ${target}: ${snapshot.entities.length} entities, ${snapshot.relations.length} relations, ` +
-        `${snapshot.coverage.length} coverage notes, contentHash ${snapshot.contentHash.slice(0, 12)}` +
-        (reuse === undefined ? "" : `\n${reuse.status}: ${reuse.reason}`)
-    )
-  })
-).pipe(Command.withDescription("Scan a repository into a deterministic knowledge snapshot"))
+export const snapshot = Command.make("snapshot", flags, lazily(() => import("./SnapshotAction.ts"))).pipe(
+  Command.withDescription("Scan a repository into a deterministic knowledge snapshot")
+)

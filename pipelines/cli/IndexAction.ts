@@ -1,0 +1,53 @@
+/** What `cairn index` does (its flags are declared in IndexCommand.ts, so this module loads only when it runs). */
+import type { IndexInput } from "./IndexCommand.ts"
+import { Cause, Clock, Console, Duration, Effect, Fiber, Queue, Stdio, Stream } from "effect"
+import { type IndexReport, indexLayer, indexRepository } from "../indexRepository.ts"
+import * as RepositoryConfig from "../repositoryConfig.ts"
+import { indexProgressView } from "./IndexProgressView.ts"
+
+/**
+ * Index `root`, reporting progress on standard error as the run goes (`indexProgressView`);
+ * returns the report. The run hears progress in plain callbacks, so the lines pass through a queue
+ * to a fiber that writes them while the run works.
+ */
+export const runIndex = (root: string, rebuild: boolean, settings?: RepositoryConfig.RepositoryConfig) =>
+  Effect.gen(function*() {
+    const config = settings ?? (yield* RepositoryConfig.read(root))
+    const stdio = yield* Stdio.Stdio
+    const view = indexProgressView(yield* stdio.stderrIsTerminal)
+    const lines = yield* Queue.unbounded<string, Cause.Done>()
+    const writer = yield* Effect.forkChild(Stream.run(Stream.fromQueue(lines), stdio.stderr({ endOnDone: false })).pipe(Effect.ignore))
+    const show = (text: string | undefined): void => {
+      if (text !== undefined) Queue.offerUnsafe(lines, text)
+    }
+    // The one clock read of an index run: the build time stamped on the manifest.
+    const now = yield* Clock.currentTimeMillis
+    return yield* indexRepository({
+      root,
+      now,
+      rebuild,
+      chunking: config.chunking,
+      ...(config.discovery === undefined ? {} : { discovery: config.discovery }),
+      onProgress: (event) => show(view.next(event))
+    }).pipe(
+      Effect.provide(indexLayer(root)),
+      Effect.ensuring(Effect.suspend(() => {
+        show(view.finish())
+        return Effect.andThen(Queue.end(lines), Fiber.join(writer))
+      }))
+    )
+  })
+
+export const summarise = (report: IndexReport, seconds: number): string =>
+  report.upToDate
+    ? `index up to date (checked in ${seconds.toFixed(1)} s): ${report.notes} files unchanged since the last build; ` +
+      `${report.summary.chunkCount} chunks; ${report.summary.relationCount} relations`
+    : `indexed ${report.notes} files in ${seconds.toFixed(1)} s: ${report.notesIndexed} re-chunked, ${report.notesUnchanged} unchanged, ` +
+      `${report.notesDeleted} deleted; ${report.summary.chunkCount} chunks (${report.chunksEmbedded} embedded, ${report.vectorsReused} vectors reused)` +
+      `${report.retrained ? ", embedder retrained" : ""}; ${report.summary.relationCount} relations` +
+      `${report.snapshotPatched ? "; the last snapshot patched where files moved, not scanned again" : ""}`
+
+export const run = Effect.fn("cli.index")(function*({ rebuild, root }: IndexInput) {
+    const [duration, report] = yield* Effect.timed(runIndex(root, rebuild))
+    yield* Console.log(summarise(report, Duration.toMillis(duration) / 1000))
+  })
