@@ -29,6 +29,7 @@ describe("AnalyzerPoolNode", () => {
       const never = yield* Deferred.make<void>()
       let taken = 0
       const answered = yield* shareBatch({
+        name: "analyzer",
         worker: new URL("./analyzerWorker.ts", import.meta.url),
         groups: groupsOf(requests, 20),
         context: "markdown",

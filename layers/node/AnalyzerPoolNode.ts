@@ -9,6 +9,7 @@ import type { AnalysisRequest, AnalyzerPoolOptions, AnalyzerPoolShape } from "..
 import { AnalyzerPool, inProcess } from "../../src/discovery/AnalyzerPool.ts"
 import type { Analysis } from "../../src/discovery/FileAnalysis.ts"
 import { groupsOf, shareBatch } from "./SharedBatch.ts"
+import { workerEntry } from "./WorkerEntry.ts"
 
 /** Below this many files a batch is analysed in process. */
 export const MIN_POOLED_BATCH = 200
@@ -20,7 +21,8 @@ const analyzeAll = (analyzer: string, requests: ReadonlyArray<AnalysisRequest>, 
   requests.length < MIN_POOLED_BATCH
     ? inProcess.analyzeAll(analyzer, requests, options)
     : shareBatch({
-      worker: new URL("./analyzerWorker.ts", import.meta.url),
+      name: "analyzer",
+      worker: workerEntry("analyzer", import.meta.url),
       groups: groupsOf(requests, GROUP),
       context: analyzer,
       local: (group) => inProcess.analyzeAll(analyzer, group),

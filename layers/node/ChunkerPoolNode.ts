@@ -8,6 +8,7 @@ import { Layer } from "effect"
 import { ChunkerPool, type ChunkerPoolShape, inProcess, inProcessFew, PROGRESS_EVERY } from "../../src/index/ChunkerPool.ts"
 import { counter as defaultCounter } from "../tokens/TokenCounterDefault.ts"
 import { groupsOf, shareBatch } from "./SharedBatch.ts"
+import { workerEntry } from "./WorkerEntry.ts"
 
 /** Below this many files a batch is chunked in process: starting a worker costs more than it saves. */
 export const MIN_POOLED_BATCH = 200
@@ -31,7 +32,8 @@ const chunkAll: ChunkerPoolShape["chunkAll"] = (requests, counter, onProgress, c
   let done = 0
   let reported = 0
   return shareBatch({
-    worker: new URL("./chunkerWorker.ts", import.meta.url),
+    name: "chunker",
+    worker: workerEntry("chunker", import.meta.url),
     groups,
     // The settings go to the workers with the batch: plain data, as the requests are.
     context: chunking ?? {},

@@ -4,11 +4,13 @@
  * main thread claims groups itself between its other turns, so no thread idles while groups remain.
  * A worker that fails or exits leaves its claimed groups to the main thread, so the batch is
  * answered either way, in group order. One core stays with the main thread; workers live for one
- * batch. A worker receives `SharedGroups` and answers `GroupAnswer`s, then `{ id: -1 }`.
+ * batch. A worker receives `SharedGroups` and answers `GroupAnswer`s, then `{ id: -1 }`. Without an
+ * entry to start (see `WorkerEntry`), this thread answers every group.
  */
 import { Effect } from "effect"
 import * as NodeOs from "node:os"
 import { Worker } from "node:worker_threads"
+import { type WorkerName, workerUnavailable } from "./WorkerEntry.ts"
 import { WORKER_RESOURCE_LIMITS } from "./WorkerHeap.ts"
 
 /** What each worker is sent: the groups, the counter to claim them from, and its own settings. */
@@ -39,11 +41,14 @@ export const groupsOf = <A>(items: ReadonlyArray<A>, size: number): Array<Readon
  * Resolves once every worker has said no group is left, or has failed or exited first. It never
  * rejects: a worker's failure is not the batch's.
  */
-const collect = <B>(workers: ReadonlyArray<Worker>, answered: (answer: GroupAnswer<B>) => void): Promise<void> =>
+const collect = <B>(name: WorkerName, workers: ReadonlyArray<Worker>, answered: (answer: GroupAnswer<B>) => void): Promise<void> =>
   Promise.all(workers.map((worker) =>
     new Promise<void>((resolve) => {
       worker.on("message", (answer: GroupAnswer<B>) => (answer.id < 0 ? resolve() : answered(answer)))
-      worker.once("error", () => resolve())
+      worker.once("error", (error) => {
+        workerUnavailable(name, `cairn: a ${name} worker failed (${error instanceof Error ? error.message.split("\n")[0] : String(error)})`)
+        resolve()
+      })
       worker.once("exit", () => resolve())
     })
   )).then(() => undefined)
@@ -53,7 +58,9 @@ const collect = <B>(workers: ReadonlyArray<Worker>, answered: (answer: GroupAnsw
  * hears each group id once it is answered, wherever.
  */
 export const shareBatch = <A, B, C, E, R>(options: {
-  readonly worker: URL
+  readonly name: WorkerName
+  /** The worker's entry module; none starts without one. */
+  readonly worker: URL | undefined
   readonly groups: ReadonlyArray<ReadonlyArray<A>>
   readonly context: C
   readonly local: (group: ReadonlyArray<A>) => Effect.Effect<ReadonlyArray<B>, E, R>
@@ -65,18 +72,19 @@ export const shareBatch = <A, B, C, E, R>(options: {
   const onGroup = options.onGroup ?? (() => {})
   const next = new SharedArrayBuffer(4)
   const results: Array<ReadonlyArray<B> | undefined> = new Array(groups.length)
-  const size = Math.max(1, NodeOs.availableParallelism() - 1)
+  const entry = options.worker
+  const size = entry === undefined ? 0 : Math.max(1, NodeOs.availableParallelism() - 1)
   return Effect.acquireUseRelease(
     Effect.sync(() =>
       Array.from({ length: size }, () => {
-        const worker = new Worker(options.worker, { resourceLimits: WORKER_RESOURCE_LIMITS })
+        const worker = new Worker(entry!, { resourceLimits: WORKER_RESOURCE_LIMITS })
         worker.postMessage({ groups, next, context: options.context } satisfies SharedGroups<A, C>)
         return worker
       })
     ),
     (workers) =>
       Effect.gen(function*() {
-        const collected = collect<B>(workers, (answer) => {
+        const collected = collect<B>(options.name, workers, (answer) => {
           results[answer.id] = answer.results
           onGroup(answer.id)
         })

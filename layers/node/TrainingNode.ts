@@ -12,6 +12,7 @@ import { Worker } from "node:worker_threads"
 import * as Lsa from "../../src/index/LatentSemanticEmbedder.ts"
 import { inProcess, Training, type TrainingRun, type TrainingShape } from "../../src/index/Training.ts"
 import type { TrainingMessage } from "./trainingWorker.ts"
+import { workerEntry, workerUnavailable } from "./WorkerEntry.ts"
 import { WORKER_RESOURCE_LIMITS } from "./WorkerHeap.ts"
 
 /** Below this many training texts the model is trained in process. */
@@ -40,7 +41,10 @@ const helper = (worker: Worker) => {
     gone = true
     for (const resolve of waiting.splice(0)) resolve(undefined)
   }
-  worker.on("error", lost)
+  worker.on("error", (error) => {
+    workerUnavailable("training", `cairn: the training worker failed (${error instanceof Error ? error.message.split("\n")[0] : String(error)})`)
+    lost()
+  })
   worker.on("exit", lost)
   // An answer that cannot be read would hand every later answer to the wrong question.
   worker.on("messageerror", () => {
@@ -65,9 +69,11 @@ const EMPTY = new Int32Array(0)
 
 const start: TrainingShape["start"] = (texts) => {
   if (texts.length < MIN_OFF_THREAD_TEXTS) return inProcess.start(texts)
+  const entry = workerEntry("training", import.meta.url)
+  if (entry === undefined) return inProcess.start(texts)
   return Effect.gen(function*() {
     const worker = yield* Effect.acquireRelease(
-      Effect.sync(() => new Worker(new URL("./trainingWorker.ts", import.meta.url), { resourceLimits: WORKER_RESOURCE_LIMITS })),
+      Effect.sync(() => new Worker(entry, { resourceLimits: WORKER_RESOURCE_LIMITS })),
       (worker) => Effect.promise(() => worker.terminate())
     )
     const ask = helper(worker)
