@@ -1,7 +1,7 @@
 import { NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { setFlagsFromString } from "node:v8"
@@ -67,10 +67,25 @@ describe("stageScan", () => {
           assert.isUndefined(cache.deref())
           assert.isDefined(staged)
         }))
-        // Never committed: the scope took the temporaries away.
-        assert.deepStrictEqual(readdirSync(join(root, ".cairn")), [])
+        // Never committed: the scope took the temporaries away, and left the folder's .gitignore.
+        assert.deepStrictEqual(readdirSync(join(root, ".cairn")), [".gitignore"])
         yield* Effect.scoped(Effect.flatMap(scannedAndStaged(root), ({ staged }) => staged.commit))
         assert.isTrue(existsSync(join(root, ".cairn", "snapshot.json")) && existsSync(join(root, ".cairn", "scan-cache.json")))
+      } finally {
+        rmSync(root, { recursive: true, force: true })
+      }
+    }).pipe(Effect.provide(NodeServices.layer)))
+
+  it.live("gives .cairn a .gitignore of everything, and keeps one the user wrote", () =>
+    Effect.gen(function*() {
+      const root = mkdtempSync(join(tmpdir(), "cairn-stage-"))
+      const ignore = join(root, ".cairn", ".gitignore")
+      try {
+        yield* Effect.scoped(Effect.flatMap(scannedAndStaged(root), ({ staged }) => staged.commit))
+        assert.strictEqual(readFileSync(ignore, "utf8"), "*\n")
+        writeFileSync(ignore, "snapshot.json\n")
+        yield* Effect.scoped(Effect.flatMap(scannedAndStaged(root), ({ staged }) => staged.commit))
+        assert.strictEqual(readFileSync(ignore, "utf8"), "snapshot.json\n")
       } finally {
         rmSync(root, { recursive: true, force: true })
       }

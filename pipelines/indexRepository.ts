@@ -153,6 +153,18 @@ export const indexLayer = (root: string) =>
 /** Where cairn keeps its files under a root. */
 export const cairnDir = (path: Path.Path, root: string) => path.join(root, ".cairn")
 
+/**
+ * Creates cairn's folder under a root, with the `.gitignore` that keeps it out of the repository's
+ * `git status` (as opening the index does); one already there is the user's and stays as it is.
+ */
+const makeCairnDir = (fs: FileSystem.FileSystem, path: Path.Path, root: string) =>
+  Effect.gen(function*() {
+    yield* fs.makeDirectory(cairnDir(path, root), { recursive: true })
+    yield* fs.writeFileString(path.join(cairnDir(path, root), ".gitignore"), Database.CAIRN_GITIGNORE, { flag: "wx" }).pipe(
+      Effect.catchReason("PlatformError", "AlreadyExists", () => Effect.void)
+    )
+  })
+
 /** A file the index keeps as a note when discovery makes a module or document of it. */
 const isNotePath = (path: string): boolean => {
   const extension = path.slice(path.lastIndexOf(".")).toLowerCase()
@@ -459,7 +471,7 @@ const stageFiles = (root: string, fingerprint: string, snapshotHash: string, sta
     Effect.gen(function*() {
       const fs = yield* FileSystem.FileSystem
       const path = yield* Path.Path
-      yield* fs.makeDirectory(cairnDir(path, root), { recursive: true })
+      yield* makeCairnDir(fs, path, root)
       const snapshotFile = yield* stageSnapshot(fs, path.join(cairnDir(path, root), "snapshot.json"))
       const cacheFile = yield* ScanCacheFile.stage(fs, path.join(cairnDir(path, root), "scan-cache.json"), cache, {
         fingerprint,

@@ -42,6 +42,24 @@ describe("Database", () => {
       for (const table of ["chunks", "chunks_fts", "manifest", "notes", "relations", "vector_space"]) assert.include(tables, table)
     }))
 
+  it.effect("open - cairn's folder gets a .gitignore of everything, a user's own is kept, another folder gets none", () =>
+    Effect.gen(function*() {
+      const root = yield* tempDir
+      const ignore = NodePath.join(root, ".cairn", ".gitignore")
+      yield* Effect.scoped(Database.open({ path: Database.defaultPath(root) }))
+      assert.strictEqual(NodeFs.readFileSync(ignore, "utf8"), "*\n")
+      // Found without one (an older cairn made the folder), it gets one; an edited one stays.
+      NodeFs.rmSync(ignore)
+      yield* Effect.scoped(Database.open({ path: Database.defaultPath(root) }))
+      assert.strictEqual(NodeFs.readFileSync(ignore, "utf8"), "*\n")
+      NodeFs.writeFileSync(ignore, "index.sqlite*\n")
+      yield* Effect.scoped(Database.open({ path: Database.defaultPath(root) }))
+      assert.strictEqual(NodeFs.readFileSync(ignore, "utf8"), "index.sqlite*\n")
+      const elsewhere = NodePath.join(root, "indexes")
+      yield* Effect.scoped(Database.open({ path: NodePath.join(elsewhere, "index.sqlite") }))
+      assert.isFalse(NodeFs.existsSync(NodePath.join(elsewhere, ".gitignore")))
+    }))
+
   it.effect("open - refuses a file written by a newer schema version, with a one-line message, and leaves it untouched", () =>
     Effect.gen(function*() {
       const path = NodePath.join(yield* tempDir, "index.sqlite")

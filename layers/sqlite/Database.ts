@@ -33,6 +33,21 @@ export interface OpenOptions {
 /** Where an index lives by default: `<root>/.cairn/index.sqlite`. */
 export const defaultPath = (root: string): string => NodePath.join(root, ".cairn", "index.sqlite")
 
+/** What cairn writes as `.cairn/.gitignore`: its folder holds nothing a repository should track. */
+export const CAIRN_GITIGNORE = "*\n"
+
+/**
+ * Gives cairn's folder its `.gitignore`, so an indexed repository's `git status` stays clean. One
+ * already there is the user's to keep: it is never overwritten.
+ */
+const ignoreCairnFolder = (directory: string): void => {
+  try {
+    NodeFs.writeFileSync(NodePath.join(directory, ".gitignore"), CAIRN_GITIGNORE, { flag: "wx" })
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== "EEXIST") throw error
+  }
+}
+
 const MEMORY = ":memory:"
 // SQLITE_NOTADB: the bytes are not a SQLite database at all.
 const SQLITE_NOTADB = 26
@@ -74,7 +89,12 @@ const connect = (options: OpenOptions): DatabaseShape => {
   const readOnly = options.readOnly === true
   if (path !== MEMORY) {
     if (readOnly && !NodeFs.existsSync(path)) throw new DatabaseError({ reason: "missing", path, detail: "no such file" })
-    if (!readOnly) NodeFs.mkdirSync(NodePath.dirname(path), { recursive: true })
+    if (!readOnly) {
+      const directory = NodePath.dirname(path)
+      NodeFs.mkdirSync(directory, { recursive: true })
+      // Only cairn's own folder: an index the caller placed elsewhere lives in a directory of theirs.
+      if (NodePath.basename(directory) === ".cairn") ignoreCairnFolder(directory)
+    }
   }
   const db = new DatabaseSync(path, { allowExtension: true, readOnly, timeout: options.busyTimeoutMillis ?? 5_000 })
   try {
