@@ -7,10 +7,14 @@
  * The shared corpora are found under `--corpora` (default `$CAIRN_CORPORA`, else `../shared/corpora`
  * beside the repository); where they are absent the run says so and runs the sets it has. Without
  * `--gate` the run reports and exits 0, and says that it was not gated.
+ *
+ * From an installed package there is no repository: the question sets and the bundled corpus come
+ * from the package, `cairn-self` is skipped (its corpus is the sources, which are not shipped), and
+ * the output and `../shared/corpora` are taken from the current directory instead.
  */
 import { NodeServices } from "@effect/platform-node"
 import { Effect, FileSystem, Path } from "effect"
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join, resolve } from "node:path"
 import * as RetrievalConfig from "../src/RetrievalConfig.ts"
 import { BASELINES } from "./baselines.ts"
@@ -18,20 +22,28 @@ import { CONDITIONS, type Condition, conditionNamed } from "./conditions.ts"
 import type { EvalCorpus } from "./Corpus.ts"
 import { DEFAULT_BUDGET_TOKENS, gateChecks, type GateCheck } from "./gates.ts"
 import { type CorpusSpec, loadCorpus } from "./loadCorpus.ts"
+import { findPackageRoot, isCheckout } from "./PackageRoot.ts"
 import { deletedContentProbe, emptyKnowledgeBaseProbes } from "./probes.ts"
 import { decodeQuestionFile } from "./Question.ts"
 import { reportMarkdown, resultsJson } from "./report.ts"
 import { type LoadedQuestion, runBench } from "./run.ts"
 import { validate } from "./validate.ts"
 
-const repository = resolve(import.meta.dirname, "..")
+const repository = findPackageRoot(import.meta.dirname)
+const checkout = isCheckout(repository)
+/**
+ * Where the output goes and the shared corpora are looked for beside: the checkout, so a run from a
+ * subfolder never writes reports into the `cairn-self` corpus; else the current directory, never
+ * inside node_modules.
+ */
+const workspace = checkout ? repository : process.cwd()
 
 interface SetSpec {
   readonly name: string
   readonly questions: string
   readonly corpus: (corpora: string) => CorpusSpec
-  /** False when the corpus lives outside the repository and may be absent. */
-  readonly bundled: boolean
+  /** Why the corpus is absent from this install (the set is then skipped), or undefined when it is here. */
+  readonly absent: (spec: CorpusSpec) => string | undefined
 }
 
 const teamKb = join(repository, "eval/corpora/team-kb")
@@ -39,7 +51,7 @@ export const SETS: ReadonlyArray<SetSpec> = [
   {
     name: "team-kb",
     questions: join(repository, "eval/questions/team-kb"),
-    bundled: true,
+    absent: () => undefined,
     corpus: () => ({
       name: "team-kb",
       root: teamKb,
@@ -53,7 +65,7 @@ export const SETS: ReadonlyArray<SetSpec> = [
     // This repository's own code and docs; its history gives the ages when it is a git work tree.
     name: "cairn-self",
     questions: join(repository, "eval/questions/cairn-self"),
-    bundled: true,
+    absent: (spec) => (checkout ? undefined : `corpus not found: the package at ${spec.root} ships no sources to index (run from a checkout)`),
     corpus: () => ({
       name: "cairn-self",
       root: repository,
@@ -64,7 +76,7 @@ export const SETS: ReadonlyArray<SetSpec> = [
   ...["sourcegraph-handbook", "govuk-developer-docs"].map((name): SetSpec => ({
     name,
     questions: join(repository, `eval/questions/${name}`),
-    bundled: false,
+    absent: (spec) => (existsSync(spec.root) ? undefined : `corpus not found at ${spec.root} (pass --corpora DIR or set CAIRN_CORPORA)`),
     corpus: (corpora) => ({ name, root: join(corpora, name), historyTsv: join(corpora, `${name}.history.tsv`) })
   }))
 ]
@@ -86,7 +98,7 @@ const fail = (message: string): never => {
 }
 
 export const parseArgs = (argv: ReadonlyArray<string>): Args => {
-  const args = { gate: false, sets: [] as Array<string>, conditions: ["full"], split: "dev" as "dev" | "heldout", final: false, output: join(repository, "eval-results"), corpora: process.env.CAIRN_CORPORA ?? resolve(repository, "../shared/corpora"), overrides: undefined as unknown }
+  const args = { gate: false, sets: [] as Array<string>, conditions: ["full"], split: "dev" as "dev" | "heldout", final: false, output: join(workspace, "eval-results"), corpora: process.env.CAIRN_CORPORA ?? resolve(workspace, "../shared/corpora"), overrides: undefined as unknown }
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!
     const value = () => argv[++i] ?? fail(`${flag} needs a value`)
@@ -146,8 +158,9 @@ export const runEval = (args: Args) =>
         process.stdout.write(`${set.name}: no question set at ${set.questions}; skipped\n`)
         continue
       }
-      if (!set.bundled && !(yield* fs.exists(spec.root))) {
-        process.stdout.write(`${set.name}: corpus not found at ${spec.root}; skipped (pass --corpora DIR or set CAIRN_CORPORA)\n`)
+      const absent = set.absent(spec)
+      if (absent !== undefined) {
+        process.stdout.write(`${set.name}: ${absent}; skipped\n`)
         continue
       }
       const started = performance.now()
