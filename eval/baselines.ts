@@ -2,10 +2,11 @@
  * Baselines on the same questions, through the same packer and budget: what a user would get from
  * grep, from chance, from BM25 over whole files, and from the two libraries they might pick instead
  * (MiniSearch and Orama) indexing the same chunks. Each ranks chunks; the shipped packer does the rest.
+ *
+ * MiniSearch and Orama are optional peer dependencies, loaded when their baseline runs: an installed
+ * cairn without them still benches, skips those two, and says which package each needs.
  */
-import { create, insertMultiple, search } from "@orama/orama"
-import { Effect } from "effect"
-import MiniSearch from "minisearch"
+import { Effect, Schema } from "effect"
 import * as Candidate from "../src/domain/Candidate.ts"
 import type { Chunk, ChunkId } from "../src/domain/Chunk.ts"
 import { compareIds } from "../src/domain/Ranking.ts"
@@ -24,8 +25,47 @@ export interface Baseline {
   readonly name: string
   readonly description: string
   /** Builds the ranker once per corpus; the ranker returns chunk ids best first. */
-  readonly prepare: (corpus: EvalCorpus) => Effect.Effect<(question: LoadedQuestion) => Promise<ReadonlyArray<ChunkId>> | ReadonlyArray<ChunkId>>
+  readonly prepare: (corpus: EvalCorpus) => Effect.Effect<(question: LoadedQuestion) => Promise<ReadonlyArray<ChunkId>> | ReadonlyArray<ChunkId>, BaselineUnavailable>
 }
+
+/** A baseline whose optional package is not installed; the bench skips it and names the package. */
+export class BaselineUnavailable extends Schema.TaggedError<BaselineUnavailable>()("BaselineUnavailable", {
+  baseline: Schema.String,
+  packageName: Schema.String
+}) {
+  override get message(): string {
+    return `baseline skipped: ${skippedLine([{ name: this.baseline, packageName: this.packageName }])}`
+  }
+}
+
+/** "minisearch needs minisearch (npm install minisearch), …", the install command quoted with `quote`. */
+export const skippedLine = (skipped: ReadonlyArray<{ readonly name: string; readonly packageName: string }>, quote = ""): string =>
+  skipped.map((s) => `${s.name} needs ${s.packageName} (${quote}npm install ${s.packageName}${quote})`).join(", ")
+
+/** The optional peer packages, each imported the first time its baseline runs; tests swap one for a failing loader. */
+export interface OptionalPackages {
+  readonly minisearch: () => Promise<typeof import("minisearch")>
+  readonly "@orama/orama": () => Promise<typeof import("@orama/orama")>
+}
+
+export const optionalPackages: OptionalPackages = {
+  minisearch: () => import("minisearch"),
+  "@orama/orama": () => import("@orama/orama")
+}
+
+/**
+ * Node's error for a package that is not installed. A file missing inside an installed package, or
+ * a package missing under it, is a broken install instead, and stays a defect.
+ */
+const notInstalled = (error: unknown, packageName: string): boolean =>
+  error instanceof Error && (error as { code?: unknown }).code === "ERR_MODULE_NOT_FOUND" &&
+  error.message.startsWith(`Cannot find package '${packageName}' `)
+
+const loadOptional = <A>(baseline: string, packageName: string, load: () => Promise<A>) =>
+  Effect.tryPromise({ try: load, catch: (error) => error }).pipe(
+    Effect.catch((error) =>
+      notInstalled(error, packageName) ? Effect.fail(new BaselineUnavailable({ baseline, packageName })) : Effect.die(error))
+  )
 
 const searchable = (chunks: ReadonlyArray<Chunk>) => chunks.filter((c) => !c.isLinkList)
 
@@ -100,30 +140,33 @@ const wholeFileBm25: Baseline = {
   })
 }
 
-const miniSearch: Baseline = {
+const miniSearch = (packages: OptionalPackages): Baseline => ({
   name: "minisearch",
   description: "MiniSearch 7.2 over the same chunks (text, title), default options",
-  prepare: (corpus) => Effect.sync(() => {
+  prepare: (corpus) => Effect.map(loadOptional("minisearch", "minisearch", packages.minisearch), ({ default: MiniSearch }) => {
     const index = new MiniSearch<{ id: string; text: string; title: string }>({ fields: ["text", "title"] })
     index.addAll(searchable(corpus.chunks).map((c) => ({ id: c.id, text: c.text, title: c.title })))
-    return (q) => index.search(textOf(q.question).slice(0, 2_000)).slice(0, 50).map((r) => r.id as ChunkId)
+    return (q: LoadedQuestion) => index.search(textOf(q.question).slice(0, 2_000)).slice(0, 50).map((r) => r.id as ChunkId)
   })
-}
+})
 
-const orama: Baseline = {
+const orama = (packages: OptionalPackages): Baseline => ({
   name: "orama",
   description: "Orama 3.1 full-text search over the same chunks (text, title), default options",
-  prepare: (corpus) => Effect.promise(async () => {
+  prepare: (corpus) => Effect.flatMap(loadOptional("orama", "@orama/orama", packages["@orama/orama"]), ({ create, insertMultiple, search }) => Effect.promise(async () => {
     const db = create({ schema: { chunk: "string", text: "string", title: "string" } as const })
     await insertMultiple(db, searchable(corpus.chunks).map((c) => ({ chunk: c.id, text: c.text, title: c.title })))
     return async (q: LoadedQuestion) => {
       const result = await search(db, { term: textOf(q.question).slice(0, 2_000), properties: ["text", "title"], limit: 50 })
       return result.hits.map((hit) => (hit.document as { chunk: string }).chunk as ChunkId)
     }
-  })
-}
+  }))
+})
 
-export const BASELINES: ReadonlyArray<Baseline> = [grep, random, wholeFileBm25, miniSearch, orama]
+export const makeBaselines = (packages: OptionalPackages = optionalPackages): ReadonlyArray<Baseline> =>
+  [grep, random, wholeFileBm25, miniSearch(packages), orama(packages)]
+
+export const BASELINES: ReadonlyArray<Baseline> = makeBaselines()
 
 /**
  * Run one baseline: its ranking, cut to `rerankLimit` as recall cuts, rank-scored (1 / rank) so the

@@ -2,6 +2,10 @@
  * The gate: thresholds with no flag behind them, and the checks that stop the population moving
  * instead of the number. A floor is set at the first honest measurement (rounded down to two
  * decimals) and only ever raised; lowering one is a decision recorded in docs/eval.md, not a tweak.
+ *
+ * No check reads a baseline: baselines are rows to compare against, so one skipped because its
+ * optional package is not installed leaves the verdict as it was. A check that compared against a
+ * baseline would have to fail, naming the package, when that baseline is skipped; never pass.
  */
 import type { EvalCorpus } from "./Corpus.ts"
 import { corpusContains } from "./Corpus.ts"

@@ -17,7 +17,7 @@ import { Effect, FileSystem, Path } from "effect"
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join, resolve } from "node:path"
 import * as RetrievalConfig from "../src/RetrievalConfig.ts"
-import { BASELINES } from "./baselines.ts"
+import { BASELINES, skippedLine } from "./baselines.ts"
 import { CONDITIONS, type Condition, conditionNamed } from "./conditions.ts"
 import type { EvalCorpus } from "./Corpus.ts"
 import { DEFAULT_BUDGET_TOKENS, gateChecks, type GateCheck } from "./gates.ts"
@@ -151,6 +151,8 @@ export const runEval = (args: Args) =>
     const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path
     let failed = false
+    // Every set hits the same missing packages: say so the first time only.
+    const announced = new Set<string>()
     const chosen = SETS.filter((set) => args.sets.length === 0 || args.sets.includes(set.name))
     for (const set of chosen) {
       const spec = set.corpus(args.corpora)
@@ -183,6 +185,11 @@ export const runEval = (args: Args) =>
           if (done === total || done % 25 === 0) process.stderr.write(`${set.name} ${condition}: ${done}/${total}\n`)
         }
       })
+      const unannounced = bench.skippedBaselines.filter((s) => !announced.has(s.name))
+      if (unannounced.length > 0) {
+        for (const s of unannounced) announced.add(s.name)
+        process.stdout.write(`baselines skipped, their optional package not installed: ${skippedLine(unannounced)}\n`)
+      }
       let gate: ReadonlyArray<GateCheck> | undefined
       if (args.gate) {
         const probes = [...(yield* emptyKnowledgeBaseProbes), yield* deletedContentProbe(corpus, questions.map((q) => q.question))]

@@ -4,6 +4,7 @@
  * coverage, negatives, traps, conflicts, tokens, latency, conditions against the first, then the
  * failure list whose component columns multiply out to the score.
  */
+import { skippedLine } from "./baselines.ts"
 import type { GateCheck } from "./gates.ts"
 import * as M from "./metrics.ts"
 import { kindOf } from "./Question.ts"
@@ -125,13 +126,14 @@ export const reportMarkdown = (
     }
     lines.push("")
   }
-  if (bench.baselines.length > 0) {
+  if (bench.baselines.length > 0 || bench.skippedBaselines.length > 0) {
     lines.push("## Baselines", "", "Same questions, same packer, same budget; baselines detect no gaps or conflicts.", "", "| ranker | hit@5 | precision@1 | precision@5 | MRR | nDCG@10 | CCH_r | median tokens |", "| --- | --- | --- | --- | --- | --- | --- | --- |")
     for (const row of [{ name: `cairn (${main.condition})`, summary: main.summary }, ...bench.baselines]) {
       const r = row.summary
       lines.push(`| ${row.name} | ${f4(r.ranking.hitAt5)} | ${f4(r.ranking.precisionAt1)} | ${f4(r.ranking.precisionAt5)} | ${f4(r.ranking.mrr)} | ${f4(r.ranking.ndcgAt10)} | ${f4(r.verdicts.cch)} | ${f1(r.tokens.median)} |`)
     }
     lines.push("")
+    if (bench.skippedBaselines.length > 0) lines.push(`Not run, their optional package not installed: ${skippedLine(bench.skippedBaselines, "`")}.`, "")
   }
   lines.push("## Failures", "", "Positive questions with nothing relevant in the top five. The columns multiply out to the score: `score = (rerank ?? rrf) × every factor`.", "")
   for (const o of main.observations.filter(isFailure)) {

@@ -3,7 +3,7 @@
  * date, with bounded concurrency and progress; then every metric per condition and, against the
  * first condition, a paired bootstrap interval for each delta with the questions gained and lost.
  */
-import { Duration, Effect, Exit, Layer, ManagedRuntime } from "effect"
+import { Duration, Effect, Exit, Layer, ManagedRuntime, Result } from "effect"
 import * as ContextPack from "../src/domain/ContextPack.ts"
 import * as Recall from "../layers/Recall.ts"
 import * as TokenCounterDefault from "../layers/tokens/TokenCounterDefault.ts"
@@ -61,6 +61,8 @@ export interface BenchResult {
   readonly questionCount: number
   readonly conditions: ReadonlyArray<ConditionResult>
   readonly baselines: ReadonlyArray<{ readonly name: string; readonly description: string; readonly summary: ConditionSummary }>
+  /** Baselines not run because their optional package is not installed, with the package each needs. */
+  readonly skippedBaselines: ReadonlyArray<{ readonly name: string; readonly packageName: string }>
   /** Per condition after the first: metric → paired delta against the first. */
   readonly deltas: ReadonlyArray<{ readonly condition: string; readonly against: string; readonly metrics: Readonly<Record<string, PairedDelta>> }>
 }
@@ -169,9 +171,11 @@ export const runBench = Effect.fn("runBench")(function*(options: BenchOptions) {
     ]))
   }))
   const baselines: Array<BenchResult["baselines"][number]> = []
+  const skippedBaselines: Array<BenchResult["skippedBaselines"][number]> = []
   for (const baseline of options.baselines ?? []) {
-    const observations = yield* runBaseline(baseline, options.corpus, options.questions, budgetTokens)
-    baselines.push({ name: baseline.name, description: baseline.description, summary: summarise(options.corpus, observations) })
+    const ran = yield* Effect.result(runBaseline(baseline, options.corpus, options.questions, budgetTokens))
+    if (Result.isFailure(ran)) skippedBaselines.push({ name: ran.failure.baseline, packageName: ran.failure.packageName })
+    else baselines.push({ name: baseline.name, description: baseline.description, summary: summarise(options.corpus, ran.success) })
   }
   return {
     corpus: options.corpus.name,
@@ -180,6 +184,7 @@ export const runBench = Effect.fn("runBench")(function*(options: BenchOptions) {
     questionCount: options.questions.length,
     conditions: results,
     baselines,
+    skippedBaselines,
     deltas
   } satisfies BenchResult
 })
