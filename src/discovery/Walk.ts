@@ -1,6 +1,7 @@
 /**
- * Lists the files a scan may read: every `.gitignore` honoured at its own level, the configuration's
- * include and exclude applied, secrets and symbolic links reported as coverage instead of listed.
+ * Lists the files a scan may read: every `.gitignore` honoured at its own level and
+ * `.git/info/exclude` at the root, the configuration's include and exclude applied, secrets and
+ * symbolic links reported as coverage instead of listed.
  * Listing order is whatever the tree gives; everything downstream sorts.
  */
 import { Effect, Option } from "effect"
@@ -62,6 +63,10 @@ export const walk = Effect.fnUntraced(function*(config: DiscoveryConfig, cache: 
   const matchers = cache.textTable<Matcher>("ignore-matchers")
   const matcher = (patterns: ReadonlyArray<string>): Matcher =>
     ScanCache.memo(matchers, patterns.join("\n"), () => newMatcher(patterns))
+  const ignoreFile = (directory: string, bytes: Uint8Array): IgnoreFile => {
+    const text = decoder.decode(bytes)
+    return { directory, matcher: ScanCache.memo(matchers, `${directory}\u0000${text}`, () => newMatcher(text.split(/\r?\n/))) }
+  }
   const exclude = matcher(config.exclude)
   const include = config.include.length > 0 ? matcher(config.include) : undefined
   const namedExplicitly = new Set(config.include.filter((p) => !hasWildcard(p)).map((p) => p.replace(/^\//, "")))
@@ -73,8 +78,7 @@ export const walk = Effect.fnUntraced(function*(config: DiscoveryConfig, cache: 
       const entries = yield* tree.list(directory)
       let scoped = ignoreFiles
       if (entries.some((entry) => entry.name === ".gitignore" && entry.type === "file")) {
-        const text = decoder.decode(yield* tree.read(join(directory, ".gitignore")))
-        scoped = [...ignoreFiles, { directory, matcher: ScanCache.memo(matchers, `${directory}\u0000${text}`, () => newMatcher(text.split(/\r?\n/))) }]
+        scoped = [...ignoreFiles, ignoreFile(directory, yield* tree.read(join(directory, ".gitignore")))]
       }
       const subdirectories: Array<string> = []
       for (const entry of entries) {
@@ -116,6 +120,9 @@ export const walk = Effect.fnUntraced(function*(config: DiscoveryConfig, cache: 
       for (const sub of subdirectories) yield* visit(sub, scoped)
     })
 
-  yield* visit("", [])
+  // Git's own excludes apply from the root, below every .gitignore in precedence. None to read (no
+  // repository, or a `.git` file naming a git directory elsewhere) means none to apply.
+  const excludes = yield* Effect.option(tree.read(".git/info/exclude"))
+  yield* visit("", Option.isSome(excludes) ? [ignoreFile("", excludes.value)] : [])
   return { files, coverage } satisfies Listing
 })

@@ -1,5 +1,10 @@
+import { NodeFileSystem } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
+import * as NodeFs from "node:fs"
+import * as NodeOs from "node:os"
+import * as NodePath from "node:path"
+import * as SourceTreeNode from "../../layers/node/SourceTreeNode.ts"
 import * as SourceTreeMemory from "../../layers/reference/SourceTreeMemory.ts"
 import * as DiscoveryConfig from "../../src/discovery/DiscoveryConfig.ts"
 import { walk } from "../../src/discovery/Walk.ts"
@@ -33,6 +38,44 @@ describe("walk", () => {
         ".git/HEAD": ""
       })
       assert.deepStrictEqual(listing.files, [".gitignore", "a.ts", "pkg/.gitignore", "pkg/keep.log", "pkg/top-only.ts"])
+    }))
+
+  it.effect("walk - honours .git/info/exclude from the root, every .gitignore taking precedence over it", () =>
+    Effect.gen(function*() {
+      const listing = yield* list({
+        ".git/info/exclude": "# git ls-files --others --exclude-from=.git/info/exclude\n*.tmp\n/scratch/\nlocal.ts\n",
+        ".gitignore": "!keep.tmp\n",
+        "a.ts": "",
+        "drop.tmp": "",
+        "keep.tmp": "",
+        "scratch/notes.ts": "",
+        "pkg/scratch/kept.ts": "",
+        "pkg/local.ts": "",
+        "pkg/.gitignore": "!local.ts\n",
+        "lib/local.ts": ""
+      })
+      assert.deepStrictEqual(listing.files, [".gitignore", "a.ts", "keep.tmp", "pkg/.gitignore", "pkg/local.ts", "pkg/scratch/kept.ts"])
+    }))
+
+  it.effect("walk - on disk, .git/info/exclude applies, and a .git file (a worktree's) is no exclude file", () =>
+    Effect.gen(function*() {
+      const root = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "cairn-walk-"))
+      const listDisk = Effect.gen(function*() {
+        const listing = yield* walk(yield* DiscoveryConfig.make({}))
+        return listing.files.map((f) => f.path).filter((path) => path !== ".git").sort()
+      }).pipe(Effect.provide(SourceTreeNode.layer(root)), Effect.provide(NodeFileSystem.layer))
+      try {
+        NodeFs.writeFileSync(NodePath.join(root, "a.ts"), "")
+        NodeFs.writeFileSync(NodePath.join(root, "b.local.ts"), "")
+        NodeFs.mkdirSync(NodePath.join(root, ".git", "info"), { recursive: true })
+        NodeFs.writeFileSync(NodePath.join(root, ".git", "info", "exclude"), "*.local.ts\n")
+        assert.deepStrictEqual(yield* listDisk, ["a.ts"])
+        NodeFs.rmSync(NodePath.join(root, ".git"), { recursive: true })
+        NodeFs.writeFileSync(NodePath.join(root, ".git"), "gitdir: /elsewhere/.git/worktrees/w\n")
+        assert.deepStrictEqual(yield* listDisk, ["a.ts", "b.local.ts"])
+      } finally {
+        NodeFs.rmSync(root, { recursive: true, force: true })
+      }
     }))
 
   it.effect("walk - config exclude drops paths, a non-empty include keeps only matches", () =>
