@@ -4,7 +4,8 @@
  */
 import { parentPort } from "node:worker_threads"
 import type { AnalysisRequest } from "../../src/discovery/AnalyzerPool.ts"
-import { runAnalyzer, standard } from "../../src/discovery/Registry.ts"
+import { runAnalyzer } from "../../src/discovery/Registry.ts"
+import { standard } from "../../src/discovery/StandardAnalyzers.ts"
 import { claim, type SharedGroups } from "./SharedBatch.ts"
 
 parentPort?.on("message", (batch: SharedGroups<AnalysisRequest, string>) => {

@@ -5,7 +5,8 @@
  */
 import { Context, Effect } from "effect"
 import type { Analysis } from "./FileAnalysis.ts"
-import { runAnalyzer, standard } from "./Registry.ts"
+import { runAnalyzer } from "./Registry.ts"
+import { standard } from "./StandardAnalyzers.ts"
 
 export interface AnalysisRequest {
   readonly path: string

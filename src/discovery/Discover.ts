@@ -33,14 +33,14 @@ import { lazy } from "./Lazy.ts"
 import { packageEntities, packageUnits } from "./Packages.ts"
 import { basename, extname } from "./Paths.ts"
 import type { Completed, DiscoveryEvent, Phase, Progress } from "./Progress.ts"
-import * as Registry from "./Registry.ts"
+import { standard } from "./StandardAnalyzers.ts"
 import * as Reuse from "./Reuse.ts"
+import { PIPELINE_VERSION } from "./PipelineVersion.ts"
 import * as ScanCache from "./ScanCache.ts"
 import type { ListedFile, Listing } from "./Walk.ts"
 import { walk } from "./Walk.ts"
 
-/** Bumped whenever assembly or resolution would turn the same facts into a different snapshot. */
-export const PIPELINE_VERSION = "discover/1"
+export { PIPELINE_VERSION }
 
 export interface DiscoverInput {
   readonly config?: Partial<DiscoveryConfig.DiscoveryConfig> | undefined
@@ -108,7 +108,7 @@ export const partition = (files: ReadonlyArray<ListedFile>, config: DiscoveryCon
   const unanalysed = new Map<string, number>()
   let moduleAnalyzer: Analyzer | undefined
   for (const file of files) {
-    const analyzer = Registry.standard.analyzerFor(file.path)
+    const analyzer = standard.analyzerFor(file.path)
     if (analyzer === undefined) {
       const extension = extname(file.path) || basename(file.path)
       unanalysed.set(extension, (unanalysed.get(extension) ?? 0) + 1)
@@ -149,7 +149,7 @@ export const discoverWith = (
     const keysTable = snapshotKeys(cache)
     const offer = Reuse.offer(input.previous, {
       pipelineVersion: PIPELINE_VERSION,
-      analyzerVersions: Registry.standard.versions,
+      analyzerVersions: standard.versions,
       configurationHash
     }, (snapshot) => ScanCache.memo(keysTable, snapshot, keysOfSnapshot), input.previous && cache.table<Snapshot, Reuse.PreviousUnits>("units").get(input.previous))
     const previous = offer._tag === "Accepted" ? offer.index : undefined
@@ -288,7 +288,7 @@ export const discoverWith = (
     const snapshot = yield* assemble({
       header: {
         pipelineVersion: PIPELINE_VERSION,
-        analyzerVersions: Registry.standard.versions,
+        analyzerVersions: standard.versions,
         configurationHash,
         sourceRevision: Option.getOrNull(revision),
         compilerOptions: options.options

@@ -2,6 +2,7 @@
  * package.json analyzer: the package's name and version, its dependencies with the line each is
  * declared on, its workspace globs, and its entry points (`exports`, else `main`/`module`).
  */
+import { MANIFEST } from "./AnalyzerKinds.ts"
 import type { Analysis, Analyzer, Dependency } from "./FileAnalysis.ts"
 import { lineIndex } from "./Lines.ts"
 
@@ -90,10 +91,4 @@ const analyze = (_path: string, text: string): Analysis => {
   }
 }
 
-export const ManifestAnalyzer: Analyzer = {
-  id: "manifest",
-  version: "1",
-  extensions: [],
-  fileNamePattern: /^package\.json$/,
-  analyze
-}
+export const ManifestAnalyzer: Analyzer = { ...MANIFEST, analyze }

@@ -10,6 +10,7 @@ import remarkParse from "remark-parse"
 import { unified } from "unified"
 import { parse as parseYaml } from "yaml"
 import type { Heading } from "../domain/Snapshot.ts"
+import { MARKDOWN } from "./AnalyzerKinds.ts"
 import { readCairnBlock } from "./CairnBlock.ts"
 import type { Analysis, Analyzer, DocumentReference, Note } from "./FileAnalysis.ts"
 import { generatedRegions, isInside } from "./GeneratedRegions.ts"
@@ -223,10 +224,4 @@ const analyze = (path: string, text: string): Analysis => {
   }
 }
 
-export const MarkdownAnalyzer: Analyzer = {
-  id: "markdown",
-  version: "1",
-  extensions: [".md", ".mdx"],
-  fileNamePattern: undefined,
-  analyze
-}
+export const MarkdownAnalyzer: Analyzer = { ...MARKDOWN, analyze }

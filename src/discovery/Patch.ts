@@ -21,7 +21,8 @@ import { AnalyzerPool } from "./AnalyzerPool.ts"
 import { areaPaths } from "./Areas.ts"
 import { canonicalCoverage, canonicalGroup, headerTextOf, INTERNAL, type SnapshotHeader } from "./Assemble.ts"
 import * as Canonical from "./Canonical.ts"
-import { partition, PIPELINE_VERSION, runNote } from "./Discover.ts"
+import { partition, runNote } from "./Discover.ts"
+import { PIPELINE_VERSION } from "./PipelineVersion.ts"
 import * as DiscoveryConfig from "./DiscoveryConfig.ts"
 import { treeResolver } from "./DocumentResolution.ts"
 import { analysedDocument, ANALYZER_ID, readDocument, reuseDocument } from "./DocumentScan.ts"
@@ -31,7 +32,7 @@ import { declaredNames, moduleUniverseKey, symbolTable, workspacePackage } from 
 import { sha256Text } from "./Hashing.ts"
 import { makeResolver } from "./ModuleResolution.ts"
 import { type FileOutcome, scanModule } from "./ModuleScan.ts"
-import * as Registry from "./Registry.ts"
+import { standard } from "./StandardAnalyzers.ts"
 import * as Reuse from "./Reuse.ts"
 import type { ScanCache } from "./ScanCache.ts"
 import type { ListedFile, Listing } from "./Walk.ts"
@@ -152,7 +153,7 @@ export const patch = (input: PatchInput): Effect.Effect<Patched | undefined, Dis
     const { stored, listing, cache } = input
     const config = yield* DiscoveryConfig.make(input.config)
     const configurationHash = yield* sha256Text(DiscoveryConfig.hashedFields(config))
-    const expected = { pipelineVersion: PIPELINE_VERSION, analyzerVersions: Registry.standard.versions, configurationHash }
+    const expected = { pipelineVersion: PIPELINE_VERSION, analyzerVersions: standard.versions, configurationHash }
     if (Reuse.refusal(stored.header, expected) !== undefined || stored.entities === 0) return undefined
     const { modules, documents, configFiles, coverage: partitionCoverage, moduleAnalyzer } = partition(listing.files, config)
 

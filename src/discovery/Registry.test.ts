@@ -1,6 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import type { Analyzer } from "./FileAnalysis.ts"
-import { make, runAnalyzer, standard } from "./Registry.ts"
+import { kinds, make, runAnalyzer } from "./Registry.ts"
+import { standard } from "./StandardAnalyzers.ts"
+import { LANGUAGES } from "./TypeScriptAnalyzer.ts"
 
 const throwing: Analyzer = {
   id: "explosive",
@@ -29,6 +31,16 @@ describe("Registry", () => {
       "tsconfig",
       "typescript"
     ])
+  })
+
+  it("kinds - the standard registry's files, ids and versions, known without its analyzers", () => {
+    assert.deepStrictEqual(kinds.versions, standard.versions)
+    assert.deepStrictEqual(kinds.analyzers.map((kind) => [kind.id, kind.extensions, String(kind.fileNamePattern)]),
+      standard.analyzers.map((analyzer) => [analyzer.id, analyzer.extensions, String(analyzer.fileNamePattern)]))
+    for (const path of ["packages/a/package.json", "tsconfig.base.json", "src/x.MTS", "docs/a.mdx", "a.jsx", "data/file.json", "README"]) {
+      assert.strictEqual(kinds.analyzerFor(path)?.id, standard.analyzerFor(path)?.id, path)
+    }
+    assert.deepStrictEqual([...Object.keys(LANGUAGES)].sort(), [...standard.analyzerFor("a.ts")!.extensions].sort())
   })
 
   it("runAnalyzer - a throw costs that file only, as a failed note", () => {

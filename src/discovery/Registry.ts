@@ -1,24 +1,24 @@
 /**
  * Which analyzer reads which file, and the wall around each one: an analyzer that throws costs
- * exactly the file it was reading, reported as `failed` coverage, and never the scan.
+ * exactly the file it was reading, reported as `failed` coverage, and never the scan. A registry is
+ * made of analyzers (`StandardAnalyzers.standard`) or of their kinds alone (`kinds` here), which
+ * answer which file goes where without loading a parser.
  */
+import { STANDARD } from "./AnalyzerKinds.ts"
+import type { AnalyzerKind } from "./AnalyzerKinds.ts"
 import type { Analysis, Analyzer } from "./FileAnalysis.ts"
-import { ManifestAnalyzer } from "./ManifestAnalyzer.ts"
-import { MarkdownAnalyzer } from "./MarkdownAnalyzer.ts"
 import { basename, extname } from "./Paths.ts"
-import { TsConfigAnalyzer } from "./TsConfigAnalyzer.ts"
-import { TypeScriptAnalyzer } from "./TypeScriptAnalyzer.ts"
 
-export interface Registry {
-  readonly analyzers: ReadonlyArray<Analyzer>
+export interface Registry<A extends AnalyzerKind = Analyzer> {
+  readonly analyzers: ReadonlyArray<A>
   /** The analyzer for a path: a file-name match first, then the extension; later registrations win. */
-  readonly analyzerFor: (path: string) => Analyzer | undefined
+  readonly analyzerFor: (path: string) => A | undefined
   /** Analyzer id to version, keys in code-unit order: what a previous snapshot must match. */
   readonly versions: Readonly<Record<string, string>>
 }
 
-export const make = (analyzers: ReadonlyArray<Analyzer>): Registry => {
-  const byExtension = new Map<string, Analyzer>()
+export const make = <A extends AnalyzerKind>(analyzers: ReadonlyArray<A>): Registry<A> => {
+  const byExtension = new Map<string, A>()
   for (const analyzer of analyzers) {
     for (const extension of analyzer.extensions) byExtension.set(extension, analyzer)
   }
@@ -37,8 +37,8 @@ export const make = (analyzers: ReadonlyArray<Analyzer>): Registry => {
   }
 }
 
-/** The analyzers a scan runs by default. */
-export const standard: Registry = make([TypeScriptAnalyzer, MarkdownAnalyzer, ManifestAnalyzer, TsConfigAnalyzer])
+/** The standard analyzers' kinds: the same files, ids and versions as the standard registry. */
+export const kinds: Registry<AnalyzerKind> = make(STANDARD)
 
 /** Runs one analyzer on one file, turning a throw into a `failed` note. */
 export const runAnalyzer = (analyzer: Analyzer, path: string, text: string): Analysis => {

@@ -2,6 +2,7 @@
  * tsconfig analyzer: the options module resolution needs (`extends`, `baseUrl`, `paths`), as written.
  * Chains are applied later, when every config file of the tree is known.
  */
+import { TSCONFIG } from "./AnalyzerKinds.ts"
 import type { Analysis, Analyzer } from "./FileAnalysis.ts"
 import { parseJsonc } from "./Jsonc.ts"
 
@@ -44,10 +45,4 @@ const analyze = (_path: string, text: string): Analysis => {
 /** A project config: it scopes the modules beneath it. Other `tsconfig.*.json` files only serve `extends`. */
 export const isProjectConfig = (name: string): boolean => name === "tsconfig.json" || name === "jsconfig.json"
 
-export const TsConfigAnalyzer: Analyzer = {
-  id: "tsconfig",
-  version: "1",
-  extensions: [],
-  fileNamePattern: /^(tsconfig|jsconfig)(\..+)?\.json$/,
-  analyze
-}
+export const TsConfigAnalyzer: Analyzer = { ...TSCONFIG, analyze }

@@ -3,13 +3,15 @@
  * here or passed through), top-level declarations, and every dynamic load, on oxc-parser.
  */
 import type { Declaration, ExportedSymbol, ModuleLanguage } from "../domain/Snapshot.ts"
+import { TYPESCRIPT } from "./AnalyzerKinds.ts"
 import type { Analysis, Analyzer, ModuleReference, Note } from "./FileAnalysis.ts"
 import { lineIndex } from "./Lines.ts"
 import { type ParsedModule, parseModule, parseModuleAlone } from "./OxcModule.ts"
 import { MAX_PARSE_DEPTH, mayHoldJsx, parseDepth } from "./ParseDepth.ts"
 import { extname } from "./Paths.ts"
 
-const LANGUAGES: Readonly<Record<string, ModuleLanguage>> = {
+/** Every extension of the TypeScript kind (a test holds the two lists equal). */
+export const LANGUAGES: Readonly<Record<string, ModuleLanguage>> = {
   ".ts": "ts",
   ".mts": "ts",
   ".cts": "ts",
@@ -93,10 +95,7 @@ const analyzeWith = (parse: (path: string, text: string) => ParsedModule) => (pa
 }
 
 export const TypeScriptAnalyzer: Analyzer = {
-  id: "typescript",
-  version: "1",
-  extensions: Object.keys(LANGUAGES),
-  fileNamePattern: undefined,
+  ...TYPESCRIPT,
   analyze: analyzeWith(parseModule),
   analyzeAlone: analyzeWith(parseModuleAlone)
 }

@@ -11,7 +11,7 @@ import { Effect } from "effect"
 import type * as Digest from "effect/crypto/Digest"
 import type { DiscoveryError } from "../domain/DiscoveryError.ts"
 import type { SourceTree } from "../ports/SourceTree.ts"
-import { PIPELINE_VERSION } from "./Discover.ts"
+import { PIPELINE_VERSION } from "./PipelineVersion.ts"
 import * as DiscoveryConfig from "./DiscoveryConfig.ts"
 import { sha256Text } from "./Hashing.ts"
 import * as Registry from "./Registry.ts"
@@ -28,7 +28,7 @@ export const scanFingerprint = (
 ): Effect.Effect<string, DiscoveryError, Digest.Digest> =>
   Effect.gen(function*() {
     const config = yield* DiscoveryConfig.make(overrides)
-    const versions = Object.keys(Registry.standard.versions).sort().map((id) => `${id}@${Registry.standard.versions[id]}`)
+    const versions = Object.keys(Registry.kinds.versions).sort().map((id) => `${id}@${Registry.kinds.versions[id]}`)
     return yield* sha256Text([PIPELINE_VERSION, versions.join(","), DiscoveryConfig.hashedFields(config)].join("\n"))
   })
 
@@ -54,7 +54,7 @@ export const unchangedSince = (
     const listing = yield* walk(config, cache)
     let analysable = 0
     for (const file of listing.files) {
-      if (Registry.standard.analyzerFor(file.path) === undefined || file.size > config.maxFileBytes) continue
+      if (Registry.kinds.analyzerFor(file.path) === undefined || file.size > config.maxFileBytes) continue
       analysable++
       if (file.stamp === "" || cache.stampOf(file.path) !== file.stamp) return { unchanged: false, listing }
     }

@@ -1,0 +1,39 @@
+/**
+ * What each standard analyzer takes (its file names and extensions) and its version, known without
+ * loading it. A check that the tree is unchanged since the last scan needs no more than this, so
+ * the parsers behind the analyzers (oxc, remark) load only when a file is actually read.
+ */
+import type { Analyzer } from "./FileAnalysis.ts"
+
+export type AnalyzerKind = Omit<Analyzer, "analyze" | "analyzeAlone">
+
+export const TYPESCRIPT = {
+  id: "typescript",
+  version: "1",
+  extensions: [".ts", ".mts", ".cts", ".tsx", ".js", ".mjs", ".cjs", ".jsx"],
+  fileNamePattern: undefined
+} as const satisfies AnalyzerKind
+
+export const MARKDOWN = {
+  id: "markdown",
+  version: "1",
+  extensions: [".md", ".mdx"],
+  fileNamePattern: undefined
+} as const satisfies AnalyzerKind
+
+export const MANIFEST = {
+  id: "manifest",
+  version: "1",
+  extensions: [],
+  fileNamePattern: /^package\.json$/
+} as const satisfies AnalyzerKind
+
+export const TSCONFIG = {
+  id: "tsconfig",
+  version: "1",
+  extensions: [],
+  fileNamePattern: /^(tsconfig|jsconfig)(\..+)?\.json$/
+} as const satisfies AnalyzerKind
+
+/** The standard analyzers, in registration order (later registrations win a tie). */
+export const STANDARD: ReadonlyArray<AnalyzerKind> = [TYPESCRIPT, MARKDOWN, MANIFEST, TSCONFIG]
