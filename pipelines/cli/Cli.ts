@@ -12,7 +12,7 @@ import { status } from "./StatusCommand.ts"
 export const VERSION = "0.1.0"
 
 /** The root command with the pipelines' subcommands and any the caller adds (`cairn bench`). */
-export const makeCairn = <E = never, R = never>(extra: ReadonlyArray<Command.Command<string, any, any, E, R>> = []) =>
+export const makeCairn = <E = never, R = never>(extra: ReadonlyArray<Command.Command<any, any, any, E, R>> = []) =>
   Command.make("cairn").pipe(
     Command.withDescription("Right-sized, attributed context from a repository for AI agents"),
     Command.withSubcommands([index, ask, status, snapshot, graph, ...extra])

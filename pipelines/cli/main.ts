@@ -24,7 +24,7 @@ const oneLine = (cause: Cause.Cause<unknown>): string => {
   return `cairn: ${tag}${message.split("\n")[0]}`
 }
 
-export const runCli = <E>(extra: ReadonlyArray<Command.Command<string, any, any, E, NodeServices.NodeServices>> = []): void =>
+export const runCli = <E>(extra: ReadonlyArray<Command.Command<any, any, any, E, NodeServices.NodeServices>> = []): void =>
   Command.runWith(makeCairn(extra), { version: VERSION })(argv.slice(2)).pipe(
     Effect.tapCause((cause) =>
       Cause.hasInterruptsOnly(cause)

@@ -1,0 +1,63 @@
+/**
+ * `npm run build` (and `npm pack`, through `prepack`): `dist/` from nothing. tsc compiles the
+ * library (src, layers, pipelines, eval) into ES modules with declarations and source maps, the
+ * folders mirrored; then esbuild bundles the command line into `dist/cli/`: one entry for the
+ * `cairn` command and one per worker thread, with the modules they share split into chunks beside
+ * them. A command loads its own chunk when it runs (see pipelines/cli/Lazy.ts), so `cairn --help` reads a few files rather than the
+ * hundreds of modules Effect and the parsers are published as. The worker entries sit beside the
+ * chunks, where layers/node/WorkerEntry.ts looks for them.
+ *
+ * Packages with native or WebAssembly parts, and the optional ones, stay external: they are
+ * resolved from node_modules as usual. The library itself (`dist/src`, `dist/layers`, …) is
+ * compiled by tsc and not bundled, so a service that imports cairn shares its copy of Effect.
+ */
+import * as esbuild from "esbuild"
+import { spawnSync } from "node:child_process"
+import { rmSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+
+const repository = join(import.meta.dirname, "..")
+const outdir = join(repository, "dist", "cli")
+
+// A file left from a module since removed would ship with the next package.
+rmSync(join(repository, "dist"), { recursive: true, force: true })
+const tsc = spawnSync(process.execPath, [join(repository, "node_modules", "typescript", "bin", "tsc"), "-p", join(repository, "tsconfig.build.json")], {
+  stdio: "inherit"
+})
+if (tsc.status !== 0) {
+  process.stderr.write(`build: tsc failed (exit ${tsc.status ?? tsc.signal})\n`)
+  process.exit(1)
+}
+
+const result = await esbuild.build({
+  absWorkingDir: repository,
+  entryPoints: {
+    cairn: "bin/cairn.ts",
+    analyzerWorker: "layers/node/analyzerWorker.ts",
+    chunkerWorker: "layers/node/chunkerWorker.ts",
+    trainingWorker: "layers/node/trainingWorker.ts"
+  },
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node22.19",
+  chunkNames: "[name]-[hash]",
+  sourcemap: "linked",
+  minifySyntax: true,
+  minifyWhitespace: true,
+  legalComments: "linked",
+  metafile: true,
+  // Modules that also run as scripts (eval/main.ts) check import.meta.main; bundled, only the
+  // entry would be the main module, and it is no such script.
+  define: { "import.meta.main": "false" },
+  logLevel: "warning",
+  external: ["oxc-parser", "@oxc-parser/*", "sqlite-vec", "sqlite-vec-*", "tiktoken", "minisearch", "@orama/orama"],
+  // CommonJS dependencies call require(); an ES module has none of its own.
+  banner: { js: "import { createRequire as __cairnRequire } from \"node:module\"; const require = __cairnRequire(import.meta.url);" }
+})
+// What each bundled module imports, for a look at what a command loads (CAIRN_BUNDLE_META=file).
+if (process.env.CAIRN_BUNDLE_META !== undefined) writeFileSync(process.env.CAIRN_BUNDLE_META, JSON.stringify(result.metafile))
+const bytes = Object.values(result.metafile.outputs).reduce((sum, output) => sum + output.bytes, 0)
+console.log(`build: the library in dist/, the command line bundled into dist/cli/: ${Object.keys(result.metafile.outputs).filter((f) => f.endsWith(".js")).length} files, ${(bytes / 1024 / 1024).toFixed(1)} MB`)

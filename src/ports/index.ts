@@ -1,0 +1,20 @@
+/**
+ * `cairn/ports`: every I/O boundary of cairn as a `Context.Service` contract, for those who write a
+ * backend of their own. The shipped backends are under `cairn/layers`.
+ */
+export * as CandidateStore from "./CandidateStore.ts"
+export * as Embedder from "./Embedder.ts"
+export * as GraphStore from "./GraphStore.ts"
+export * as History from "./History.ts"
+export * as IndexHealth from "./IndexHealth.ts"
+export * as LexicalIndex from "./LexicalIndex.ts"
+export * as NoteSignals from "./NoteSignals.ts"
+export * as Reranker from "./Reranker.ts"
+export * as RetrievalFilter from "./RetrievalFilter.ts"
+export * as SourceTree from "./SourceTree.ts"
+export * as TokenCounter from "./TokenCounter.ts"
+export * as VectorIndex from "./VectorIndex.ts"
+// The index dataflow's own boundaries, which live beside the stages that use them.
+export * as AnalyzerPool from "../discovery/AnalyzerPool.ts"
+export * as ChunkerPool from "../index/ChunkerPool.ts"
+export * as Training from "../index/Training.ts"
