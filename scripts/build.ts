@@ -45,8 +45,8 @@ const result = await esbuild.build({
   target: "node22.19",
   chunkNames: "[name]-[hash]",
   sourcemap: "linked",
-  minifySyntax: true,
-  minifyWhitespace: true,
+  minify: true,
+  keepNames: true,
   legalComments: "linked",
   metafile: true,
   // Modules that also run as scripts (eval/main.ts) check import.meta.main; bundled, only the
