@@ -2,9 +2,10 @@
  * The embedded layer set: the shipped stages over one SQLite file (`<root>/.cairn/index.sqlite` by
  * default), with the writer for refreshes. The dense leg is present when the index holds vectors
  * and its embedder can be restored from the file; otherwise recall runs without it and says so in
- * the pack's diagnostics.
+ * the pack's diagnostics. The set names the repository it was built from (`IndexedRepository`), so
+ * a pack can say how many of its files changed since the build (pipelines/staleness.ts).
  */
-import { Effect, Layer } from "effect"
+import { Context, Effect, Layer } from "effect"
 import type { InvalidInput } from "../src/domain/InvalidInput.ts"
 import type { CandidateStore } from "../src/ports/CandidateStore.ts"
 import type { GraphStore } from "../src/ports/GraphStore.ts"
@@ -35,8 +36,14 @@ export interface EmbeddedOptions {
   readonly tokenCounter?: Layer.Layer<TokenCounter>
 }
 
+/** The repository whose files the index was built from. */
+export class IndexedRepository extends Context.Service<IndexedRepository, {
+  readonly root: string
+}>()("cairn/layers/Embedded/IndexedRepository") {}
+
 export type EmbeddedServices =
   | Stages.StageServices
+  | IndexedRepository
   | LexicalIndex
   | CandidateStore
   | GraphStore
@@ -58,7 +65,9 @@ export const embedded = (
     GraphStoreSqlite.layer,
     IndexHealthSqlite.layer,
     IndexWriter.layer,
-    dense
+    dense,
+    // A new object per build: what is known of the files is known of one opened index.
+    Layer.sync(IndexedRepository, () => ({ root: options.root }))
   )
   return Stages.layer.pipe(
     Layer.provideMerge(ports),

@@ -4,7 +4,7 @@
  * same pipeline with `Embedded.embedded({ root })` provided (see docs/api.md).
  */
 import * as NodeServices from "@effect/platform-node/NodeServices"
-import { Clock, Effect, ManagedRuntime } from "effect"
+import { Clock, Effect, Layer, ManagedRuntime } from "effect"
 import type { ContextPack } from "../src/domain/ContextPack.ts"
 import { IndexHealth, type IndexHealthReading } from "../src/ports/IndexHealth.ts"
 import * as Embedded from "../layers/Embedded.ts"
@@ -15,6 +15,7 @@ import * as ChunkingConfig from "../src/index/chunk/ChunkingConfig.ts"
 import type { RecallOptions } from "./api.ts"
 import * as RepositoryConfig from "./repositoryConfig.ts"
 import { settle } from "./settle.ts"
+import { changedCount, reportingChanges } from "./staleness.ts"
 
 export interface OpenOptions {
   readonly root: string
@@ -39,7 +40,7 @@ export interface Cairn {
   readonly recall: (text: string, options?: RecallOptions) => Promise<ContextPack>
   /** Re-index what changed on disk; later questions see it. */
   readonly refresh: () => Promise<IndexReport>
-  /** Index health and the files changed since the last build. */
+  /** Index health and the files changed since the last build (later packs report that count). */
   readonly status: () => Promise<IndexHealthReading & { readonly pending: PendingChanges }>
   /** Releases the database; later calls reject. */
   readonly close: () => Promise<void>
@@ -65,9 +66,19 @@ export const openCairn = async (options: OpenOptions): Promise<Cairn> => {
       const now = yield* Clock.currentTimeMillis
       return yield* indexRepository({ root: options.root, now, memory, chunking, ...discovery }).pipe(Effect.provide(indexLayer(options.root)))
     })))
-  if (options.refreshOnOpen !== false) await reindex()
+  // What the handle knows of the files since the build: none changed right after its refresh, its
+  // last status counted them; unknown otherwise, and then the first question counts them.
+  let filesChanged: number | undefined
   // The recall layers are rebuilt after a refresh, so a retrained embedder is picked up.
-  let runtime = ManagedRuntime.make(Embedded.embedded({ root: options.root, ...(config === undefined ? {} : { config }) }))
+  const open = () =>
+    ManagedRuntime.make(reportingChanges(() => filesChanged).pipe(
+      Layer.provideMerge(Embedded.embedded({ root: options.root, ...(config === undefined ? {} : { config }) }))
+    ))
+  if (options.refreshOnOpen !== false) {
+    await reindex()
+    filesChanged = 0
+  }
+  let runtime = open()
   let closed = false
   const guard = () => {
     if (closed) throw new Error("cairn: this handle is closed; open another with openCairn")
@@ -81,16 +92,18 @@ export const openCairn = async (options: OpenOptions): Promise<Cairn> => {
       guard()
       await runtime.dispose()
       const report = await reindex()
-      runtime = ManagedRuntime.make(Embedded.embedded({ root: options.root, ...(config === undefined ? {} : { config }) }))
+      filesChanged = 0
+      runtime = open()
       return report
     },
     status: async () => {
       guard()
+      const pending = await settle(platform.runPromiseExit(pendingChanges({ root: options.root, ...discovery }).pipe(Effect.provide(indexLayer(options.root)))))
+      filesChanged = changedCount(pending)
       const reading = await settle(runtime.runPromiseExit(Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
         return yield* (yield* IndexHealth).read(now)
       })))
-      const pending = await settle(platform.runPromiseExit(pendingChanges({ root: options.root, ...discovery }).pipe(Effect.provide(indexLayer(options.root)))))
       return { ...reading, pending }
     },
     close: async () => {

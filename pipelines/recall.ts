@@ -34,6 +34,7 @@ import { GapDetector } from "../src/retrieval/gaps.ts"
 import { RerankStage } from "../src/retrieval/rerank.ts"
 import { analysedStopwords, TitlePathChannel } from "../src/retrieval/titlePath.ts"
 import { neverSilent } from "./boundary.ts"
+import { checkedReading } from "./staleness.ts"
 
 /** Everything recall needs; the optional ports (Embedder, VectorIndex, Reranker, NoteSignals) are read if present. */
 export type RecallServices =
@@ -249,7 +250,7 @@ export const recallTrace = Effect.fn("recallTrace")(function*(
     config
   })))
 
-  const reading = yield* health.read(now).pipe(
+  const reading = yield* checkedReading(health, now).pipe(
     Effect.map((r) => ({ reading: r, failed: false })),
     Effect.catch(() => Effect.succeed({ reading: { embeddingCoverage: 0, lagSeconds: 0 }, failed: true }))
   )

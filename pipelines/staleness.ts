@@ -1,28 +1,77 @@
 /**
  * Staleness is never silent: a pack's index health carries the number of files that changed on
  * disk since the last build, and the lag only when something did change (an old index of an
- * unchanged tree is not behind anything).
+ * unchanged tree is not behind anything; see `withFilesChanged`). Whoever knows says so: the
+ * command line and a handle after a refresh, a handle after its status (`reportingChanges`).
+ * Otherwise recall counts, once per opened index that names its repository (`checkedReading`).
  */
-import { Effect, Layer } from "effect"
-import { IndexHealth } from "../src/ports/IndexHealth.ts"
+import * as NodeServices from "@effect/platform-node/NodeServices"
+import { type Context, Effect, Layer, Option } from "effect"
+import { IndexHealth, IndexHealthError, type IndexHealthReading, withFilesChanged } from "../src/ports/IndexHealth.ts"
+import { IndexedRepository } from "../layers/Embedded.ts"
 import * as Database from "../layers/sqlite/Database.ts"
 import * as IndexWriterLayer from "../layers/sqlite/IndexWriter.ts"
+import { IndexWriter } from "../layers/sqlite/IndexWriter.ts"
 import type { DiscoveryConfig } from "../src/discovery/DiscoveryConfig.ts"
-import { pendingChanges } from "./indexRepository.ts"
+import { pendingChanges, type PendingChanges } from "./indexRepository.ts"
+import * as RepositoryConfig from "./repositoryConfig.ts"
 
-/** IndexHealth that reports `filesChanged` on top of the index's own reading. */
-export const reportingChanges = (filesChanged: number): Layer.Layer<IndexHealth, never, IndexHealth> =>
+/** Files added, changed or deleted: what a refresh would re-index. */
+export const changedCount = (pending: PendingChanges): number => pending.added.length + pending.changed.length + pending.deleted.length
+
+/**
+ * IndexHealth that reports `filesChanged` on top of the index's own reading: a count, or asked at
+ * each read of whoever keeps it (`undefined`: not known, the reading passes as it is).
+ */
+export const reportingChanges = (filesChanged: number | (() => number | undefined)): Layer.Layer<IndexHealth, never, IndexHealth> =>
   Layer.effect(IndexHealth, Effect.gen(function*() {
     const inner = yield* IndexHealth
     return IndexHealth.of({
-      read: (now) => Effect.map(inner.read(now), (reading) => ({ ...reading, filesChanged, lagSeconds: filesChanged > 0 ? reading.lagSeconds : 0 }))
+      read: (now) =>
+        Effect.map(inner.read(now), (reading) => {
+          const known = typeof filesChanged === "number" ? filesChanged : filesChanged()
+          return known === undefined ? reading : withFilesChanged(reading, known)
+        })
     })
   }))
 
 /** How many files differ from the index, read-only: the index file is opened for reading alone. */
 export const countChanges = (root: string, discovery?: Partial<DiscoveryConfig>) =>
   pendingChanges({ root, ...(discovery === undefined ? {} : { discovery }) }).pipe(
-    Effect.map((pending) => pending.added.length + pending.changed.length + pending.deleted.length),
+    Effect.map(changedCount),
     Effect.provide(IndexWriterLayer.layer.pipe(Layer.provide(Database.layer({ path: Database.defaultPath(root), readOnly: true }))))
   )
 
+/** The count under `root` against the index `writer` reads, by the repository's own discovery settings. */
+const countUnder = (root: string) =>
+  Effect.gen(function*() {
+    const { discovery } = yield* RepositoryConfig.read(root)
+    return changedCount(yield* pendingChanges({ root, ...(discovery === undefined ? {} : { discovery }) }))
+  }).pipe(
+    Effect.provide(NodeServices.layer),
+    Effect.mapError((error) => new IndexHealthError({ detail: `cannot compare the index with the files under ${root} (${error.message})` }))
+  )
+
+// One count per opened index (each build of the embedded layers gives its repository a new
+// object): a long-lived runtime asking many questions scans the tree once, not per question.
+const counted = new WeakMap<object, Effect.Effect<number, IndexHealthError>>()
+
+/**
+ * The health reading a pack reports. A reading that does not say what changed, of an index that
+ * names its repository (`IndexedRepository`, with the writer that reads its notes), gets the count
+ * of files changed since the build, as the command line would find it.
+ */
+export const checkedReading = (health: Context.Service.Shape<typeof IndexHealth>, now: number) =>
+  Effect.gen(function*() {
+    const reading: IndexHealthReading = yield* health.read(now)
+    if (reading.filesChanged !== undefined) return reading
+    const repository = yield* Effect.serviceOption(IndexedRepository)
+    const writer = yield* Effect.serviceOption(IndexWriter)
+    if (Option.isNone(repository) || Option.isNone(writer)) return reading
+    let count = counted.get(repository.value)
+    if (count === undefined) {
+      count = yield* Effect.cached(countUnder(repository.value.root).pipe(Effect.provideService(IndexWriter, writer.value)))
+      counted.set(repository.value, count)
+    }
+    return withFilesChanged(reading, yield* count)
+  })

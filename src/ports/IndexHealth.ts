@@ -5,11 +5,25 @@ import type { Effect } from "effect"
 export interface IndexHealthReading {
   /** Share of chunks with an embedding, in [0, 1]; 1 when the dense leg is not in use. */
   readonly embeddingCoverage: number
-  /** Seconds between the newest change the index knows of and its last build. */
+  /**
+   * How far the index is behind the files, in seconds: the time since its last build when files
+   * changed since (see `withFilesChanged`), 0 when a check found none. A reading nobody checked
+   * against the files has only the build's age to go by.
+   */
   readonly lagSeconds: number
   /** Files changed, added or deleted on disk since the last build, when somebody checked. */
   readonly filesChanged?: number
 }
+
+/**
+ * A reading with the files found changed since the build: the lag stays only when some did, since
+ * an old index of an unchanged tree is behind nothing.
+ */
+export const withFilesChanged = (reading: IndexHealthReading, filesChanged: number): IndexHealthReading => ({
+  ...reading,
+  filesChanged,
+  lagSeconds: filesChanged > 0 ? reading.lagSeconds : 0
+})
 
 export class IndexHealthError extends Schema.TaggedError<IndexHealthError>()("IndexHealthError", {
   detail: Schema.String

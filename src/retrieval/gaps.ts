@@ -11,7 +11,8 @@
  *   question (overlap at least `gapOpenQuestionOverlap` both ways); a `how long` question whose
  *   subject no claim quantifies.
  * - `filtered_out`: the caller's own filters removed the matches.
- * - `index_incomplete`: embedding coverage below the floor, or index lag above it.
+ * - `index_incomplete`: embedding coverage below the floor; files changed on disk since the build;
+ *   else index lag above the floor (a reading nobody checked against the files).
  * - `implied_type`: the question demands a note type the claims have none of.
  */
 import { Context, Layer } from "effect"
