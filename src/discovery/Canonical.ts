@@ -96,6 +96,7 @@ const packageEntity = (value: PackageEntity): PackageEntity => ({
   version: value.version,
   directory: value.directory,
   entryPoints: value.entryPoints.map((e) => ({ subpath: e.subpath, target: e.target })),
+  ...(value.imports === undefined ? {} : { imports: value.imports.map((m) => ({ pattern: m.pattern, targets: [...m.targets] })) }),
   workspaces: [...value.workspaces]
 })
 

@@ -71,6 +71,8 @@ export interface ManifestFacts {
   readonly workspaces: ReadonlyArray<string>
   /** Subpath to target as written, relative to the manifest's directory; `*` patterns allowed. */
   readonly entryPoints: ReadonlyArray<{ readonly subpath: string; readonly target: string }>
+  /** `imports` patterns to their `./` targets as written, in condition order; only patterns with one. */
+  readonly imports: ReadonlyArray<{ readonly pattern: string; readonly targets: ReadonlyArray<string> }>
 }
 
 export interface TsConfigFacts {

@@ -23,6 +23,25 @@ describe("ManifestAnalyzer", () => {
     ])
   })
 
+  it("analyze - reads subpath imports with every file target in condition order, leaving out what names no file", () => {
+    const facts = ManifestAnalyzer.analyze("package.json", JSON.stringify({
+      imports: {
+        "#lib/*": "./src/lib/*.ts",
+        "#config": { types: "./src/config.ts", import: "./dist/config.js", default: "./dist/config.js" },
+        "#fallback": ["./src/a.js", { node: "./src/b.js" }],
+        "#dep": "lodash",
+        "#blocked": null,
+        "not-a-subpath": "./x.ts"
+      }
+    })).facts as ManifestFacts
+    assert.deepStrictEqual(facts.imports, [
+      { pattern: "#lib/*", targets: ["./src/lib/*.ts"] },
+      { pattern: "#config", targets: ["./dist/config.js", "./src/config.ts"] },
+      { pattern: "#fallback", targets: ["./src/a.js", "./src/b.js"] }
+    ])
+    assert.deepStrictEqual((ManifestAnalyzer.analyze("package.json", "{}").facts as ManifestFacts).imports, [])
+  })
+
   it("analyze - falls back to main and fails cleanly on broken JSON", () => {
     const facts = ManifestAnalyzer.analyze("package.json", `{"main":"lib/index.js"}`).facts as ManifestFacts
     assert.deepStrictEqual(facts.entryPoints, [{ subpath: ".", target: "lib/index.js" }])

@@ -1,6 +1,7 @@
 /**
  * package.json analyzer: the package's name and version, its dependencies with the line each is
- * declared on, its workspace globs, and its entry points (`exports`, else `main`/`module`).
+ * declared on, its workspace globs, its entry points (`exports`, else `main`/`module`) and its
+ * subpath imports (`imports`).
  */
 import { MANIFEST } from "./AnalyzerKinds.ts"
 import type { Analysis, Analyzer, Dependency } from "./FileAnalysis.ts"
@@ -51,6 +52,26 @@ const entryPointsOf = (manifest: Record<string, unknown>): Array<{ subpath: stri
   return main === undefined ? [] : [{ subpath: ".", target: main }]
 }
 
+/**
+ * Every file an `imports` target may name, in condition order: each is tried until one is in the
+ * scan, as TypeScript tries them. A bare package target is no file, and `null` blocks the pattern.
+ */
+const fileTargets = (value: unknown): Array<string> => {
+  if (typeof value === "string") return value.startsWith("./") ? [value] : []
+  if (Array.isArray(value)) return value.flatMap(fileTargets)
+  if (!isRecord(value)) return []
+  return CONDITIONS.flatMap((condition) => (condition in value ? fileTargets(value[condition]) : []))
+}
+
+/** Node's subpath imports: `#` patterns with a file target, in the order written. */
+const importsOf = (value: unknown): Array<{ pattern: string; targets: Array<string> }> =>
+  isRecord(value)
+    ? Object.entries(value).flatMap(([pattern, target]) => {
+      const targets = [...new Set(fileTargets(target))]
+      return pattern.startsWith("#") && pattern !== "#" && targets.length > 0 ? [{ pattern, targets }] : []
+    })
+    : []
+
 const workspacesOf = (value: unknown): Array<string> => {
   const list = isRecord(value) ? value["packages"] : value
   return Array.isArray(list) ? list.filter((item): item is string => typeof item === "string") : []
@@ -85,7 +106,8 @@ const analyze = (_path: string, text: string): Analysis => {
       version: typeof manifest["version"] === "string" ? manifest["version"] : null,
       dependencies,
       workspaces: workspacesOf(manifest["workspaces"]),
-      entryPoints: entryPointsOf(manifest)
+      entryPoints: entryPointsOf(manifest),
+      imports: importsOf(manifest["imports"])
     },
     notes: []
   }

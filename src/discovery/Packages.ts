@@ -26,6 +26,10 @@ export const packageEntities = (manifests: ReadonlyArray<Manifest>): Array<Packa
   return manifests.map((manifest): PackageEntity => {
     const directory = dirname(manifest.path)
     const { name } = manifest.facts
+    const imports = manifest.facts.imports.flatMap(({ pattern, targets }) => {
+      const inside = targets.flatMap((target) => resolve(directory, target) ?? [])
+      return inside.length === 0 ? [] : [{ pattern, targets: inside }]
+    })
     const id = name !== null && nameCount.get(name) === 1 ? `package:${name}` : `package:${directory === "" ? "." : directory}`
     return {
       id,
@@ -39,6 +43,8 @@ export const packageEntities = (manifests: ReadonlyArray<Manifest>): Array<Packa
         const target = resolve(directory, entry.target)
         return target === undefined ? [] : [{ subpath: entry.subpath, target }]
       }),
+      // Only when declared, so a package without them is the entity it always was.
+      ...(imports.length === 0 ? {} : { imports }),
       workspaces: [...manifest.facts.workspaces]
     }
   }).sort((a, b) => compareStrings(a.id, b.id))

@@ -105,6 +105,16 @@ export const EntryPoint = Schema.Struct({
 })
 export type EntryPoint = typeof EntryPoint.Type
 
+/**
+ * A specifier pattern (`*` at most once) and the root-relative targets it maps to, tried in order:
+ * one `paths` entry of a tsconfig, or one `imports` entry of a package.json.
+ */
+export const PathMapping = Schema.Struct({
+  pattern: Schema.String,
+  targets: Schema.Array(Schema.String)
+})
+export type PathMapping = typeof PathMapping.Type
+
 export const PackageEntity = Schema.Struct({
   id: Schema.String,
   kind: Schema.Literal("package"),
@@ -117,6 +127,11 @@ export const PackageEntity = Schema.Struct({
   /** Directory holding the manifest; `""` is the repository root. */
   directory: Schema.String,
   entryPoints: Schema.Array(EntryPoint),
+  /**
+   * Subpath imports (`#name` patterns, Node's package.json `imports`) to their file targets, in
+   * condition order; absent when the manifest declares none.
+   */
+  imports: Schema.optionalKey(Schema.Array(PathMapping)),
   /** Workspace globs the manifest declares, as written. */
   workspaces: Schema.Array(Schema.String)
 })
@@ -192,13 +207,6 @@ export const Coverage = Schema.Struct({
   reason: Schema.String
 })
 export type Coverage = typeof Coverage.Type
-
-/** One `paths` mapping of a tsconfig, with targets resolved to root-relative patterns. */
-export const PathMapping = Schema.Struct({
-  pattern: Schema.String,
-  targets: Schema.Array(Schema.String)
-})
-export type PathMapping = typeof PathMapping.Type
 
 /**
  * The module-resolution options of one tsconfig.json (its `extends` chain applied). A module
