@@ -4,8 +4,9 @@
  * The index's scan cache keeps those of the snapshot file beside it (pipelines/snapshotFile.ts),
  * under a format that must change whenever their derivation here does.
  *
- * - Module universe: module paths, packages (ids, names, directories, entry points), and the
- *   module-resolution compiler options. Equal universes resolve every import specifier alike.
+ * - Module universe: module paths, packages (ids, names, directories, entry points, subpath
+ *   imports), and the module-resolution compiler options. Equal universes resolve every import
+ *   specifier alike.
  * - Resolution universe: the module universe plus document paths, area paths and the names each
  *   module declares (which fixes which modules declare each exported name). Equal universes
  *   resolve every document reference alike.
@@ -21,7 +22,8 @@ export const workspacePackage = (entity: PackageEntity): WorkspacePackage => ({
   id: entity.id,
   name: entity.name,
   directory: entity.directory,
-  entryPoints: entity.entryPoints
+  entryPoints: entity.entryPoints,
+  imports: entity.imports
 })
 
 export const moduleUniverseKey = (universe: ModuleUniverse): string =>
@@ -29,7 +31,14 @@ export const moduleUniverseKey = (universe: ModuleUniverse): string =>
     sorted(universe.modules),
     [...universe.packages]
       .sort((a, b) => compareStrings(a.id, b.id))
-      .map((p) => [p.id, p.name, p.directory, p.entryPoints.map((e) => [e.subpath, e.target])]),
+      // Imports only when declared: a universe without them keys as it did before they were read.
+      .map((p) => [
+        p.id,
+        p.name,
+        p.directory,
+        p.entryPoints.map((e) => [e.subpath, e.target]),
+        ...(p.imports === undefined ? [] : [p.imports.map((m) => [m.pattern, m.targets])])
+      ]),
     [...universe.compilerOptions]
       .sort((a, b) => compareStrings(a.path, b.path))
       .map((o: CompilerOptions) => [o.path, o.baseUrl, o.paths.map((m) => [m.pattern, m.targets])])

@@ -65,6 +65,36 @@ describe("ModuleResolution", () => {
     assert.strictEqual(resolve("src/x.ts", "./styles.css"), "unresolved:src/styles.css")
   })
 
+  it("resolve - package.json imports by the nearest package.json above the module, a .js target to its source", () => {
+    const resolveImports = makeResolver({
+      modules: new Set(["src/lib/foo.ts", "src/config.ts", "src/a.ts", "tools/x.ts", "packages/app/src/util.ts", "packages/app/main.ts", "packages/bare/main.ts"]),
+      packages: [
+        {
+          id: "package:root",
+          name: "root",
+          directory: "",
+          entryPoints: [],
+          imports: [
+            { pattern: "#lib/*", targets: ["src/lib/*.js"] },
+            { pattern: "#config", targets: ["dist/config.js", "src/config.ts"] },
+            { pattern: "#missing/*", targets: ["nowhere/*.ts"] }
+          ]
+        },
+        { id: "package:app", name: "app", directory: "packages/app", entryPoints: [], imports: [{ pattern: "#util", targets: ["packages/app/src/util.ts"] }] },
+        { id: "package:bare", name: "bare", directory: "packages/bare", entryPoints: [] }
+      ],
+      compilerOptions: []
+    })
+    assert.strictEqual(resolveImports("src/a.ts", "#lib/foo"), "module:src/lib/foo.ts")
+    assert.strictEqual(resolveImports("tools/x.ts", "#config"), "module:src/config.ts")
+    assert.strictEqual(resolveImports("src/a.ts", "#missing/thing"), "unresolved:#missing/thing")
+    assert.strictEqual(resolveImports("packages/app/main.ts", "#util"), "module:packages/app/src/util.ts")
+    // Node's rule: the nearest package.json decides, even one that declares no imports.
+    assert.strictEqual(resolveImports("packages/app/main.ts", "#lib/foo"), "external:#lib")
+    assert.strictEqual(resolveImports("packages/bare/main.ts", "#lib/foo"), "external:#lib")
+    assert.strictEqual(resolveImports("src/a.ts", "#other"), "external:#other")
+  })
+
   it("packageName - keeps the scope", () => {
     assert.strictEqual(packageName("@a/b/c"), "@a/b")
     assert.strictEqual(packageName("a/b"), "a")

@@ -4,9 +4,9 @@
  * or `unresolved:<reference>` when the specifier names nothing the scan models. Nothing is guessed:
  * every step is one TypeScript or Node itself would take.
  */
-import type { CompilerOptions, EntryPoint } from "../domain/Snapshot.ts"
+import type { CompilerOptions, EntryPoint, PathMapping } from "../domain/Snapshot.ts"
 import { configLookup } from "./CompilerOptions.ts"
-import { dirname, extname, join, resolve } from "./Paths.ts"
+import { ancestors, dirname, extname, join, resolve } from "./Paths.ts"
 
 export interface WorkspacePackage {
   readonly id: string
@@ -14,6 +14,8 @@ export interface WorkspacePackage {
   readonly directory: string
   /** Targets root-relative, `*` kept in patterns. */
   readonly entryPoints: ReadonlyArray<EntryPoint>
+  /** Subpath imports (`#` patterns) to root-relative targets, tried in order; absent when none. */
+  readonly imports?: ReadonlyArray<PathMapping> | undefined
 }
 
 /** Everything a module's imports resolve against; equal universes resolve every specifier alike. */
@@ -73,8 +75,18 @@ export const makeResolver = (universe: ModuleUniverse): Resolver => {
   const { modules } = universe
   const configFor = configLookup(universe.compilerOptions)
   const byName = new Map<string, WorkspacePackage>()
+  const byDirectory = new Map<string, WorkspacePackage>()
   for (const workspace of universe.packages) {
     if (workspace.name !== null && workspace.id === `package:${workspace.name}`) byName.set(workspace.name, workspace)
+    byDirectory.set(workspace.directory, workspace)
+  }
+  /** Node's package scope of a module: the nearest package.json above it, whatever it declares. */
+  const scopeOf = (from: string): WorkspacePackage | undefined => {
+    for (const directory of ancestors(from)) {
+      const scope = byDirectory.get(directory)
+      if (scope !== undefined) return scope
+    }
+    return undefined
   }
 
   const findModule = (base: string): string | undefined => {
@@ -91,6 +103,15 @@ export const makeResolver = (universe: ModuleUniverse): Resolver => {
       if (modules.has(index)) return index
     }
     return undefined
+  }
+
+  /** The first target of a matched `paths` or `imports` pattern that names a module; none is `unresolved`. */
+  const mappedTarget = (match: { entry: PathMapping; star: string }, specifier: string): string => {
+    for (const target of match.entry.targets) {
+      const found = findModule(target.replace("*", match.star))
+      if (found !== undefined) return `module:${found}`
+    }
+    return `unresolved:${specifier}`
   }
 
   const workspaceTarget = (workspace: WorkspacePackage, specifier: string): string => {
@@ -116,17 +137,18 @@ export const makeResolver = (universe: ModuleUniverse): Resolver => {
     const options = configFor(from)
     if (options !== undefined && options.paths.length > 0) {
       const match = bestMatch(options.paths, specifier)
-      if (match !== undefined) {
-        for (const target of match.entry.targets) {
-          const found = findModule(target.replace("*", match.star))
-          if (found !== undefined) return `module:${found}`
-        }
-        return `unresolved:${specifier}`
-      }
+      if (match !== undefined) return mappedTarget(match, specifier)
     }
     if (options?.baseUrl !== undefined && options.baseUrl !== null) {
       const found = findModule(join(options.baseUrl, specifier))
       if (found !== undefined) return `module:${found}`
+    }
+    // Subpath imports, after `paths` and `baseUrl` as TypeScript tries them; a `#` name no
+    // `imports` entry matches stays the external it always was.
+    if (specifier.startsWith("#")) {
+      const imports = scopeOf(from)?.imports
+      const match = imports === undefined ? undefined : bestMatch(imports, specifier)
+      if (match !== undefined) return mappedTarget(match, specifier)
     }
     const name = packageName(specifier)
     const workspace = byName.get(name)
@@ -134,12 +156,15 @@ export const makeResolver = (universe: ModuleUniverse): Resolver => {
     return `external:${name}`
   }
 
-  // A relative specifier depends on the importing directory, any other only on the governing
-  // tsconfig: modules share answers, and a bare name is resolved once per config.
+  // A relative specifier depends on the importing directory, any other on the governing tsconfig
+  // (and a `#` import on the package scope too): modules share answers, and a bare name is
+  // resolved once per config.
   const memo = new Map<string, string>()
   return (from, specifier) => {
     const key = isRelative(specifier)
       ? `${dirname(from)}\u0000${specifier}`
+      : specifier.startsWith("#")
+      ? `\u0002${configFor(from)?.path ?? ""}\u0000${scopeOf(from)?.id ?? ""}\u0000${specifier}`
       : `\u0001${configFor(from)?.path ?? ""}\u0000${specifier}`
     let endpoint = memo.get(key)
     if (endpoint === undefined) {

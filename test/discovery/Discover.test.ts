@@ -59,6 +59,30 @@ describe("discover", () => {
       assert.isTrue(cold.relations.some((r) => r.from === "module:src/main.ts" && r.to === "unresolved:src/next.js"))
     }))
 
+  it.effect("discover - package.json imports resolve to the files they name, and changing them re-resolves reused modules", () =>
+    Effect.gen(function*() {
+      const tree = {
+        "package.json": JSON.stringify({ name: "demo", imports: { "#lib/*": { types: "./src/lib/*.ts", import: "./dist/lib/*.js" }, "#config": "./src/config.js" } }),
+        "src/main.ts": `import { helper } from "#lib/helper"\nimport { config } from "#config"\nexport const main = helper + config\n`,
+        "src/lib/helper.ts": "export const helper = 1\n",
+        "src/config.ts": "export const config = 2\n"
+      }
+      const imports = (snapshot: Snapshot) => snapshot.relations.filter((r) => r.from === "module:src/main.ts" && r.kind === "imports").map((r) => r.to)
+      const packageOf = (snapshot: Snapshot) => snapshot.entities.find((e) => e.id === "package:demo")!
+      const cold = yield* scanMemory(tree)
+      assert.deepStrictEqual(imports(cold), ["module:src/config.ts", "module:src/lib/helper.ts"])
+      assert.deepStrictEqual((packageOf(cold) as { imports?: unknown }).imports, [
+        { pattern: "#lib/*", targets: ["dist/lib/*.js", "src/lib/*.ts"] },
+        { pattern: "#config", targets: ["src/config.js"] }
+      ])
+      // A manifest without imports keeps the package entity it always had.
+      assert.isFalse("imports" in packageOf(yield* scanMemory(REPO)))
+      const moved = { ...tree, "package.json": JSON.stringify({ name: "demo", imports: { "#config": "./src/lib/helper.ts" } }) }
+      const warm = yield* scanMemory(moved, { previous: cold })
+      assert.deepStrictEqual(withoutRun(warm), withoutRun(yield* scanMemory(moved)))
+      assert.deepStrictEqual(imports(warm), ["external:#lib", "module:src/lib/helper.ts"])
+    }))
+
   it.effect("discover - a previous snapshot from another configuration or pipeline is refused whole", () =>
     Effect.gen(function*() {
       const cold = yield* scanMemory(REPO)
