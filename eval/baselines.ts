@@ -42,10 +42,14 @@ export class BaselineUnavailable extends Schema.TaggedError<BaselineUnavailable>
 export const skippedLine = (skipped: ReadonlyArray<{ readonly name: string; readonly packageName: string }>, quote = ""): string =>
   skipped.map((s) => `${s.name} needs ${s.packageName} (${quote}npm install ${s.packageName}${quote})`).join(", ")
 
-/** The optional peer packages, each imported the first time its baseline runs; tests swap one for a failing loader. */
+/**
+ * The optional peer packages, each imported the first time its baseline runs; tests swap one for a
+ * failing loader. Typed `unknown` here, and as the package where it is used, so the declarations
+ * cairn ships name neither package: a user without them still type-checks `cairn/eval`.
+ */
 export interface OptionalPackages {
-  readonly minisearch: () => Promise<typeof import("minisearch")>
-  readonly "@orama/orama": () => Promise<typeof import("@orama/orama")>
+  readonly minisearch: () => Promise<unknown>
+  readonly "@orama/orama": () => Promise<unknown>
 }
 
 export const optionalPackages: OptionalPackages = {
@@ -143,7 +147,7 @@ const wholeFileBm25: Baseline = {
 const miniSearch = (packages: OptionalPackages): Baseline => ({
   name: "minisearch",
   description: "MiniSearch 7.2 over the same chunks (text, title), default options",
-  prepare: (corpus) => Effect.map(loadOptional("minisearch", "minisearch", packages.minisearch), ({ default: MiniSearch }) => {
+  prepare: (corpus) => Effect.map(loadOptional("minisearch", "minisearch", packages.minisearch as () => Promise<typeof import("minisearch")>), ({ default: MiniSearch }) => {
     const index = new MiniSearch<{ id: string; text: string; title: string }>({ fields: ["text", "title"] })
     index.addAll(searchable(corpus.chunks).map((c) => ({ id: c.id, text: c.text, title: c.title })))
     return (q: LoadedQuestion) => index.search(textOf(q.question).slice(0, 2_000)).slice(0, 50).map((r) => r.id as ChunkId)
@@ -153,7 +157,7 @@ const miniSearch = (packages: OptionalPackages): Baseline => ({
 const orama = (packages: OptionalPackages): Baseline => ({
   name: "orama",
   description: "Orama 3.1 full-text search over the same chunks (text, title), default options",
-  prepare: (corpus) => Effect.flatMap(loadOptional("orama", "@orama/orama", packages["@orama/orama"]), ({ create, insertMultiple, search }) => Effect.promise(async () => {
+  prepare: (corpus) => Effect.flatMap(loadOptional("orama", "@orama/orama", packages["@orama/orama"] as () => Promise<typeof import("@orama/orama")>), ({ create, insertMultiple, search }) => Effect.promise(async () => {
     const db = create({ schema: { chunk: "string", text: "string", title: "string" } as const })
     await insertMultiple(db, searchable(corpus.chunks).map((c) => ({ chunk: c.id, text: c.text, title: c.title })))
     return async (q: LoadedQuestion) => {

@@ -3,6 +3,7 @@
  * asked of, the metrics, the conditions and baselines a run compares, the gate, and the reports.
  * The MiniSearch and Orama baselines need the optional packages `minisearch` and `@orama/orama`.
  */
+import "../src/EffectAmbient.ts"
 export * as Baselines from "./baselines.ts"
 export * as Bootstrap from "./bootstrap.ts"
 export * as Conditions from "./conditions.ts"

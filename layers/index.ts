@@ -5,6 +5,7 @@
  * the cl100k counters. (TokenCounterWasm, a comparison counter for the benches, needs the optional
  * `tiktoken` package and is not exported here.)
  */
+import "../src/EffectAmbient.ts"
 export * as Embedded from "./Embedded.ts"
 export * as Recall from "./Recall.ts"
 export * as Stages from "./Stages.ts"

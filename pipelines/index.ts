@@ -4,6 +4,7 @@
  * errors a caller matches on, and the packer and counters. The ports, the backends and the bench
  * runner are the subpaths `cairn/ports`, `cairn/layers` and `cairn/eval`.
  */
+import "../src/EffectAmbient.ts"
 
 // The Promise API, for services that do not use Effect.
 export { type Cairn, openCairn, type OpenOptions } from "./openCairn.ts"

@@ -7,8 +7,9 @@
  * hundreds of modules Effect and the parsers are published as. The worker entries sit beside the
  * chunks, where layers/node/WorkerEntry.ts looks for them.
  *
- * Packages with native or WebAssembly parts, and the optional ones, stay external: they are
- * resolved from node_modules as usual. The library itself (`dist/src`, `dist/layers`, …) is
+ * Packages with native or WebAssembly parts, the optional ones, and those that are one large
+ * file anyway (js-tiktoken's ranks, undici) stay external: they are resolved from node_modules as
+ * usual, where the package's dependencies put them, rather than shipped twice. The library itself (`dist/src`, `dist/layers`, …) is
  * compiled by tsc and not bundled, so a service that imports cairn shares its copy of Effect.
  */
 import * as esbuild from "esbuild"
@@ -44,7 +45,10 @@ const result = await esbuild.build({
   platform: "node",
   target: "node22.19",
   chunkNames: "[name]-[hash]",
+  // Maps name each line's source, without the sources' text: the bundle is what ships, and
+  // Effect's sources would double its size.
   sourcemap: "linked",
+  sourcesContent: false,
   minify: true,
   keepNames: true,
   legalComments: "linked",
@@ -53,7 +57,7 @@ const result = await esbuild.build({
   // entry would be the main module, and it is no such script.
   define: { "import.meta.main": "false" },
   logLevel: "warning",
-  external: ["oxc-parser", "@oxc-parser/*", "sqlite-vec", "sqlite-vec-*", "tiktoken", "minisearch", "@orama/orama"],
+  external: ["oxc-parser", "@oxc-parser/*", "sqlite-vec", "sqlite-vec-*", "js-tiktoken", "undici", "tiktoken", "minisearch", "@orama/orama"],
   // CommonJS dependencies call require(); an ES module has none of its own.
   banner: { js: "import { createRequire as __cairnRequire } from \"node:module\"; const require = __cairnRequire(import.meta.url);" }
 })

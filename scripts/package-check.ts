@@ -21,8 +21,8 @@ import { type SpawnSyncReturns, spawnSync } from "node:child_process"
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { type Installed, npm, npmFlags, packAndInstall, repository } from "./installedPackage.ts"
 
-const repository = join(import.meta.dirname, "..")
 const manifest = JSON.parse(readFileSync(join(repository, "package.json"), "utf8")) as {
   version: string
   devDependencies: Record<string, string>
@@ -56,32 +56,22 @@ const run = (
 }
 
 const ok = (line: string) => process.stdout.write(`package-check: ok  ${line}\n`)
-const npm = process.platform === "win32" ? "npm.cmd" : "npm"
-const npmFlags = ["--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"]
 
-// The tarball, built by prepack.
-const packed = run("npm pack", npm, ["pack", "--json", "--pack-destination", scratch], { cwd: repository, timeoutMs: 600_000 })
-const [tarball] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf("["))) as Array<{
-  filename: string
-  size: number
-  unpackedSize: number
-  entryCount: number
-  files: Array<{ path: string }>
-}>
-if (tarball === undefined) fail("npm pack", packed.stdout)
-const shipped = tarball!.files.map((file) => file.path)
+// The tarball (built by prepack), installed into a project of the user's outside the repository.
+let installed: Installed
+try {
+  installed = packAndInstall(scratch)
+} catch (error) {
+  fail("npm pack, then install the tarball", error instanceof Error ? error.message : String(error))
+}
+const { app, tarball } = installed!
+const shipped = tarball.files.map((file) => file.path)
 const strays = shipped.filter((path) => (path.endsWith(".ts") && !path.endsWith(".d.ts")) || /(^|\/)(test|property-tests|bench|\.ci)\//.test(path) || path.includes(".test."))
 if (strays.length > 0) fail("tarball contents", `sources, tests or CI files in the tarball:\n${strays.slice(0, 20).join("\n")}`)
 for (const required of ["LICENSE", "README.md", "bin/cairn.js", "dist/cli/cairn.js", "dist/pipelines/index.js", "dist/pipelines/index.d.ts"]) {
   if (!shipped.includes(required)) fail("tarball contents", `${required} is missing`)
 }
-ok(`tarball ${tarball!.filename}: ${(tarball!.size / 1024 / 1024).toFixed(2)} MB packed, ${(tarball!.unpackedSize / 1024 / 1024).toFixed(2)} MB unpacked, ${tarball!.entryCount} files`)
-
-// A project of the user's, outside the repository, with cairn's production dependencies only.
-const app = join(scratch, "app")
-mkdirSync(app)
-writeFileSync(join(app, "package.json"), JSON.stringify({ name: "cairn-consumer", private: true, type: "module" }, null, 2))
-run("install the tarball", npm, ["install", join(scratch, tarball!.filename), "--omit=dev", ...npmFlags], { cwd: app, timeoutMs: 600_000 })
+ok(`tarball ${tarball.filename}: ${(tarball.size / 1024 / 1024).toFixed(2)} MB packed, ${(tarball.unpackedSize / 1024 / 1024).toFixed(2)} MB unpacked, ${tarball.entryCount} files`)
 for (const devOnly of ["vitest", "typescript", "esbuild", "minisearch", "@orama/orama", "tiktoken", "fast-check"]) {
   if (existsSync(join(app, "node_modules", devOnly))) fail("production dependencies only", `${devOnly} was installed with cairn`)
 }
@@ -100,7 +90,7 @@ for (let i = 0; i < 240; i++) {
     `# Runbook ${i}: restarting shard ${i}\n\nShard ${i} is restarted with \`shardctl restart ${i}\` after draining its queue.\n`
   )
 }
-const cairnBin = join(app, "node_modules", "cairn", "bin", "cairn.js")
+const cairnBin = installed!.bin
 const question = "how are candidates ranked?"
 
 /** Runs the installed bin with `node` and checks the pack it prints. */
@@ -156,6 +146,7 @@ writeFileSync(join(app, "tsconfig.json"), JSON.stringify({
   include: ["src"]
 }, null, 2))
 writeFileSync(join(consumer, "main.ts"), `import { ContextPack, embedded, InvalidInput, openCairn, recall } from "cairn"
+import { Run } from "cairn/eval"
 import { Embedded } from "cairn/layers"
 import { LexicalIndex } from "cairn/ports"
 import { Effect } from "effect"
@@ -176,7 +167,8 @@ console.log(JSON.stringify({
   rejected,
   effectClaims: viaEffect.claims.length,
   sameLayers: Embedded.embedded === embedded,
-  port: typeof LexicalIndex.LexicalIndex
+  port: typeof LexicalIndex.LexicalIndex,
+  bench: typeof Run.runBench
 }))
 `)
 // The user's own tooling, not cairn's: the TypeScript the repository pins, and Node's types.

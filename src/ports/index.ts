@@ -2,6 +2,7 @@
  * `cairn/ports`: every I/O boundary of cairn as a `Context.Service` contract, for those who write a
  * backend of their own. The shipped backends are under `cairn/layers`.
  */
+import "../EffectAmbient.ts"
 export * as CandidateStore from "./CandidateStore.ts"
 export * as Embedder from "./Embedder.ts"
 export * as GraphStore from "./GraphStore.ts"
