@@ -14,7 +14,6 @@ import type { DiscoveryConfig } from "../src/discovery/DiscoveryConfig.ts"
 import * as Discover from "../src/discovery/Discover.ts"
 import * as Patch from "../src/discovery/Patch.ts"
 import type { ScanCache } from "../src/discovery/ScanCache.ts"
-import * as Unchanged from "../src/discovery/Unchanged.ts"
 import type { DiscoveryEvent, Progress } from "../src/discovery/Progress.ts"
 import type { Listing } from "../src/discovery/Walk.ts"
 
@@ -67,13 +66,3 @@ export const patch = (
   options: { readonly root: string; readonly stored: Patch.StoredSnapshot; readonly listing: Listing; readonly config?: Partial<DiscoveryConfig> | undefined; readonly cache: ScanCache }
 ): Effect.Effect<Patch.Patched | undefined, DiscoveryError, FileSystem.FileSystem> =>
   Patch.patch(options).pipe(Effect.provide(SourceTreeNode.layer(options.root)), Effect.provide(NodeCrypto.layerDigest))
-
-/**
- * Whether a scan of `root` now would look at exactly the files `cache` remembers from its last
- * scan, with the same stamps (see `Unchanged.unchangedSince`), and the listing that says so;
- * nothing is read.
- */
-export const unchangedSince = (
-  options: { readonly root: string; readonly config?: Partial<DiscoveryConfig> | undefined; readonly cache: ScanCache }
-): Effect.Effect<Unchanged.Verdict, DiscoveryError, FileSystem.FileSystem> =>
-  Unchanged.unchangedSince(options.config, options.cache).pipe(Effect.provide(SourceTreeNode.layer(options.root)))

@@ -21,7 +21,8 @@ import type { PreviousUnits } from "../src/discovery/Reuse.ts"
 import * as ScanCache from "../src/discovery/ScanCache.ts"
 import { scanFingerprint } from "../src/discovery/Unchanged.ts"
 import type { Listing } from "../src/discovery/Walk.ts"
-import { type ChunkFileInput, CODE_EXTENSIONS, MARKDOWN_EXTENSIONS } from "../src/index/chunk/ChunkFile.ts"
+import type { ChunkFileInput } from "../src/index/chunk/ChunkFile.ts"
+import { CODE_EXTENSIONS, MARKDOWN_EXTENSIONS } from "../src/index/chunk/NoteFiles.ts"
 import * as ChunkingConfig from "../src/index/chunk/ChunkingConfig.ts"
 import { ChunkerPool } from "../src/index/ChunkerPool.ts"
 import { Training } from "../src/index/Training.ts"
@@ -38,7 +39,7 @@ import * as IndexWriterLayer from "../layers/sqlite/IndexWriter.ts"
 import { IndexWriter, type IndexWriteError, type StoredManifest, type WriteSummary } from "../layers/sqlite/IndexWriter.ts"
 import type { VectorSpace } from "../layers/sqlite/VectorTable.ts"
 import * as TokenCounterDefault from "../layers/tokens/TokenCounterDefault.ts"
-import { discover, patch, unchangedSince } from "./discover.ts"
+import { unchangedSince } from "./unchanged.ts"
 import type { IndexMemory } from "./indexMemory.ts"
 import * as ScanCacheFile from "./scanCacheFile.ts"
 import * as SnapshotFile from "./snapshotFile.ts"
@@ -289,6 +290,9 @@ const chunkNotes = (
   })
 
 /** The discovery configuration of an index run: the caller's, never scanning cairn's own folder. */
+/** Discovery and its parsers, loaded when a scan reads files: a refresh that finds the tree as it was never needs them. */
+const discoveryModule = Effect.promise(() => import("./discover.ts"))
+
 const scanConfig = (discovery: Partial<DiscoveryConfig> | undefined): Partial<DiscoveryConfig> =>
   ({ ...discovery, exclude: [...(discovery?.exclude ?? []), ".cairn/"] })
 
@@ -339,6 +343,7 @@ const scanSince = (options: {
     const onProgress = report === undefined
       ? undefined
       : ({ done, phase, total }: Progress) => report({ _tag: "Scanning", phase, done, total })
+    const { discover } = yield* discoveryModule
     const snapshot = yield* discover({ root, config, previous, cache, listing: verdict?.listing, onProgress }).pipe(
       Effect.catchDefect(() =>
         Effect.suspend(() => {
@@ -390,6 +395,7 @@ const patchSince = (options: {
     if ((yield* options.indexed.held) !== options.indexed.notes) return undefined
     const stored = yield* SnapshotFile.readStored(fs, path.join(cairnDir(path, root), "snapshot.json"), options.memo)
     if (Option.isNone(stored)) return undefined
+    const { patch } = yield* discoveryModule
     const patched = yield* patch({ root, stored: stored.value.stored, listing: options.listing, config: options.config, cache }).pipe(
       Effect.catchDefect(() => Effect.succeed(undefined))
     )
@@ -529,6 +535,8 @@ interface Scan {
   readonly snapshotHash: string
   readonly space: Omit<VectorSpace, "model"> | undefined
   readonly retrain: boolean
+  /** Every note is re-chunked and the batch replaces the index (a retrain, or a rebuild without vectors). */
+  readonly rewrite: boolean
   readonly patched: boolean
   readonly files: SnapshotFile.Staged | undefined
   readonly kept: { readonly snapshot: Snapshot; readonly cache: ScanCache.ScanCache; readonly fingerprint: string } | undefined
@@ -561,7 +569,11 @@ const scanForIndex = (options: IndexOptions, chunking: ChunkingSettings, progres
     const space = yield* writer.vectorSpaceHeader
     // Chunks made under other chunking settings are not these settings' chunks: start over.
     const rechunk = manifest !== undefined && (yield* writer.builtUnder) !== chunking.fingerprint
-    const retrain = options.rebuild === true || rechunk || space === undefined || space.modelId !== LSA_MODEL_ID
+    // Without sqlite-vec no vector is stored, so there is no embedder to fit: only a rebuild or new
+    // chunking settings rewrite every note.
+    const retrain = writer.vectorsUnavailable === undefined &&
+      (options.rebuild === true || rechunk || space === undefined || space.modelId !== LSA_MODEL_ID)
+    const rewrite = retrain || options.rebuild === true || rechunk
     const scanned = yield* scanSince({
       root: options.root,
       config,
@@ -571,7 +583,7 @@ const scanForIndex = (options: IndexOptions, chunking: ChunkingSettings, progres
       previous: memory?.snapshot,
       rebuild: options.rebuild === true || rechunk,
       keepsCache: memory !== undefined,
-      patchable: memory === undefined && !retrain && manifest !== undefined ? { notes: manifest.noteCount, held: writer.noteCount, hashesOf: writer.noteHashesOf } : undefined,
+      patchable: memory === undefined && !rewrite && manifest !== undefined ? { notes: manifest.noteCount, held: writer.noteCount, hashesOf: writer.noteHashesOf } : undefined,
       onProgress: progress
     })
     if ("patched" in scanned) return yield* patchedScan(options.root, scanned, { space: space!, fingerprint }, progress)
@@ -587,11 +599,11 @@ const scanForIndex = (options: IndexOptions, chunking: ChunkingSettings, progres
     // Outbound edges move with a note's own text and with how its links resolve; discovery hands a
     // unit's relation group on unchanged (the same object) exactly when neither moved. The groups of
     // the build the index holds are known when this run's previous snapshot is that build.
-    const indexedBuild = !retrain && previous !== undefined && previous.contentHash === manifest?.snapshotHash
+    const indexedBuild = !rewrite && previous !== undefined && previous.contentHash === manifest?.snapshotHash
     return {
       notes: current.size,
       hashes: current,
-      changed: [...current].filter(([note, hash]) => retrain || stored.get(note) !== hash).map(([note]) => note).sort(byCodeUnit),
+      changed: [...current].filter(([note, hash]) => rewrite || stored.get(note) !== hash).map(([note]) => note).sort(byCodeUnit),
       deleted: [...stored.keys()].filter((note) => !current.has(note)).sort(byCodeUnit),
       relations: relationUpdate(snapshot, {
         before: indexedBuild ? unitsOf(previous, cache) : undefined,
@@ -600,6 +612,7 @@ const scanForIndex = (options: IndexOptions, chunking: ChunkingSettings, progres
       snapshotHash: snapshot.contentHash,
       space,
       retrain,
+      rewrite,
       patched: false,
       files: memory === undefined || memory.saved === undefined ? yield* stageScan(options.root, snapshot, cache, fingerprint) : undefined,
       kept: memory === undefined ? undefined : { snapshot, cache, fingerprint }
@@ -642,6 +655,7 @@ const patchedScan = (
       snapshotHash: patched.contentHash,
       space: run.space,
       retrain: false,
+      rewrite: false,
       patched: true,
       files,
       kept: undefined
@@ -685,9 +699,10 @@ const writeIndex = (options: IndexOptions, chunking: ChunkingSettings, scan: Sca
     }
     // Embeddings. A retrain fits the latent semantic model on a sample of the chunks, while the
     // chunks are written, then embeds them all; an incremental run embeds only chunks whose text the
-    // index has no vector for, with the stored model.
-    let encoder: TextEncoderModel
+    // index has no vector for, with the stored model. Without sqlite-vec there are none to store.
+    let encoder: TextEncoderModel | undefined
     let embedded: number
+    let reused: number
     let summary: WriteSummary
     if (retrain) {
       yield* reported(progress, { _tag: "Writing", chunks: chunks.length, training: true })
@@ -721,6 +736,13 @@ const writeIndex = (options: IndexOptions, chunking: ChunkingSettings, scan: Sca
           }))
       }))
       embedded = chunks.length
+      reused = 0
+    } else if (writer.vectorsUnavailable !== undefined) {
+      // The chunks and their text alone; vectors already stored stay as they are (see IndexWriter).
+      yield* reported(progress, { _tag: "Writing", chunks: chunks.length, training: false })
+      summary = yield* writer.write(scan.rewrite ? { ...content, replaceAll: true } : content)
+      embedded = 0
+      reused = 0
     } else {
       // The stored model embeds the new chunks; the batch names no model data, so the stored stays.
       const restored = memory?.encoder !== undefined && memory.encoder.version === space!.version
@@ -732,14 +754,21 @@ const writeIndex = (options: IndexOptions, chunking: ChunkingSettings, scan: Sca
         const known = existing.get(chunk.id)
         return known === undefined || !known.embedded || known.contentSha !== chunk.contentSha
       })
-      yield* reported(progress, { _tag: "Embedding", chunks: toEmbed.length })
-      const entries = toEmbed.map((chunk) => ({ chunkId: chunk.id as ChunkId, vector: restored.embedOne(chunk.text) }))
+      // Chunks of other notes that a write without sqlite-vec left without a vector (the manifest
+      // counts fewer vectors than chunks) are embedded too.
+      const manifest = yield* writer.manifest
+      const unembedded = manifest !== undefined && manifest.embeddedCount < manifest.chunkCount
+        ? yield* writer.unembedded([...changed, ...deleted])
+        : []
+      yield* reported(progress, { _tag: "Embedding", chunks: toEmbed.length + unembedded.length })
+      const entries = [...toEmbed, ...unembedded].map((chunk) => ({ chunkId: chunk.id as ChunkId, vector: restored.embedOne(chunk.text) }))
       yield* reported(progress, { _tag: "Writing", chunks: chunks.length, training: false })
       summary = yield* writer.write({
         ...content,
         vectors: { model: { id: space!.modelId, version: space!.version, dimension: space!.dimension }, entries }
       })
       embedded = entries.length
+      reused = chunks.length - toEmbed.length
     }
     // Only now, with the index committed, may the files vouch for this scan.
     if (scan.files !== undefined) yield* scan.files.commit
@@ -747,7 +776,7 @@ const writeIndex = (options: IndexOptions, chunking: ChunkingSettings, scan: Sca
       memory.snapshot = scan.kept.snapshot
       memory.cache = scan.kept.cache
       memory.fingerprint = scan.kept.fingerprint
-      memory.encoder = encoder!
+      memory.encoder = encoder
       memory.saved = memory.saved === undefined
     }
     progress({ _tag: "Written" })
@@ -758,7 +787,7 @@ const writeIndex = (options: IndexOptions, chunking: ChunkingSettings, scan: Sca
       notesUnchanged: scan.notes - changed.length,
       notesDeleted: deleted.length,
       chunksEmbedded: embedded,
-      vectorsReused: chunks.length - embedded,
+      vectorsReused: reused,
       retrained: retrain,
       snapshotPatched: scan.patched,
       summary,

@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, w
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { serializedUnits, unitDigests } from "../src/discovery/Assemble.ts"
-import { snapshotKeys } from "../src/discovery/Discover.ts"
+import { snapshotKeys } from "../src/discovery/Fingerprints.ts"
 import * as ScanCache from "../src/discovery/ScanCache.ts"
 import { scanMemory } from "../test/discovery/support.ts"
 import { read, stage, stageWhole } from "./snapshotFile.ts"

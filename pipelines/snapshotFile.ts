@@ -20,8 +20,7 @@ import {
   type SnapshotHeader,
   unitDigests
 } from "../src/discovery/Assemble.ts"
-import { snapshotKeys } from "../src/discovery/Discover.ts"
-import type { Keys } from "../src/discovery/Fingerprints.ts"
+import { type Keys, snapshotKeys } from "../src/discovery/Fingerprints.ts"
 import type { Patched, StoredSnapshot } from "../src/discovery/Patch.ts"
 import type { ScanCache } from "../src/discovery/ScanCache.ts"
 

@@ -6,9 +6,8 @@ import { Effect, Stdio, Stream } from "effect"
 import type { Progress } from "../../src/discovery/Progress.ts"
 import type { Snapshot } from "../../src/domain/Snapshot.ts"
 import { type DiscoverOptions, discoverStream } from "../discover.ts"
+import { LONG_SCAN_FILES } from "./IndexProgressView.ts"
 
-/** Scans with fewer files to analyse than this finish before a progress line would help. */
-export const LONG_SCAN_FILES = 1000
 
 /** Redraw a terminal line at most once per this many files. */
 const REDRAW_EVERY = 200

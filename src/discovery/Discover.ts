@@ -23,7 +23,7 @@ import type { PreparedDocument } from "./DocumentScan.ts"
 import { analysedDocument, ANALYZER_ID, prepareDocument, readDocument, reuseDocument } from "./DocumentScan.ts"
 import type { Analysis, Analyzer } from "./FileAnalysis.ts"
 import type { Keys } from "./Fingerprints.ts"
-import { declaredNames, keysOfSnapshot, moduleUniverseKey, resolutionKey, symbolTable, workspacePackage } from "./Fingerprints.ts"
+import { declaredNames, keysOfSnapshot, moduleUniverseKey, resolutionKey, snapshotKeys, symbolTable, workspacePackage } from "./Fingerprints.ts"
 import { sha256Text } from "./Hashing.ts"
 import type { ModuleUniverse } from "./ModuleResolution.ts"
 import { makeResolver } from "./ModuleResolution.ts"
@@ -54,8 +54,7 @@ export interface DiscoverInput {
 
 type Requirements = SourceTree | Digest.Digest
 
-/** The fingerprints of each snapshot a scan on `cache` produced or was offered, once derived. */
-export const snapshotKeys = (cache: ScanCache.ScanCache): WeakMap<Snapshot, Keys> => cache.table<Snapshot, Keys>("keys")
+export { snapshotKeys }
 
 const unanalysedNote = (counts: ReadonlyMap<string, number>): Coverage => {
   const total = [...counts.values()].reduce((sum, count) => sum + count, 0)

@@ -13,6 +13,7 @@
  */
 import type { CompilerOptions, ModuleEntity, PackageEntity, Snapshot } from "../domain/Snapshot.ts"
 import { compareStrings } from "./Canonical.ts"
+import type { ScanCache } from "./ScanCache.ts"
 import type { ModuleUniverse, WorkspacePackage } from "./ModuleResolution.ts"
 
 // The default sort orders strings by UTF-16 code units, like `compareStrings`, only faster.
@@ -78,6 +79,9 @@ export interface Keys {
   readonly moduleKey: string
   readonly resolutionKey: string
 }
+
+/** The fingerprints of each snapshot a scan on `cache` produced or was offered, once derived. */
+export const snapshotKeys = (cache: ScanCache): WeakMap<Snapshot, Keys> => cache.table<Snapshot, Keys>("keys")
 
 /** Both keys as a snapshot implies them. */
 export const keysOfSnapshot = (snapshot: Snapshot): Keys => {

@@ -8,7 +8,7 @@ import { Context, Effect } from "effect"
 import type * as Digest from "effect/crypto/Digest"
 import type { Chunk } from "../domain/Chunk.ts"
 import type { TokenCounterShape } from "../ports/TokenCounter.ts"
-import { chunkFile, type ChunkFileInput } from "./chunk/ChunkFile.ts"
+import type { ChunkFileInput } from "./chunk/ChunkFile.ts"
 import type { ChunkingConfig } from "./chunk/ChunkingConfig.ts"
 
 export interface ChunkerPoolShape {
@@ -27,13 +27,17 @@ export interface ChunkerPoolShape {
 /** Files between two progress reports. */
 export const PROGRESS_EVERY = 200
 
+// The chunkers and their parsers load with the first batch: a refresh with nothing to chunk never needs them.
+const chunker = Effect.promise(() => import("./chunk/ChunkFile.ts"))
+
 const chunkedInProcess = (alone: boolean): ChunkerPoolShape => ({
   chunkAll: (requests, counter, onProgress, chunking) =>
-    Effect.forEach(requests, (request, i) =>
-      Effect.tap(chunkFile(request, { ...chunking, count: counter.count, alone }), () =>
-        Effect.sync(() => {
-          if ((i + 1) % PROGRESS_EVERY === 0 || i + 1 === requests.length) onProgress?.(i + 1)
-        })))
+    requests.length === 0 ? Effect.succeed([]) : Effect.flatMap(chunker, ({ chunkFile }) =>
+      Effect.forEach(requests, (request, i) =>
+        Effect.tap(chunkFile(request, { ...chunking, count: counter.count, alone }), () =>
+          Effect.sync(() => {
+            if ((i + 1) % PROGRESS_EVERY === 0 || i + 1 === requests.length) onProgress?.(i + 1)
+          }))))
 })
 
 /** On the calling fiber. */

@@ -16,12 +16,12 @@ import type { Draft } from "./Draft.ts"
 import { type Fields, tags as readTags, text as fieldText } from "./Frontmatter.ts"
 import { chunkLines } from "./LineChunker.ts"
 import { chunkMarkdown } from "./MarkdownChunker.ts"
+import { CODE_EXTENSIONS, MARKDOWN_EXTENSIONS } from "./NoteFiles.ts"
 import { fromPath, noteTypeOf } from "./NoteType.ts"
 import { indexHistory, provenanceOf, updatedOf } from "./Provenance.ts"
 import { noteStatusOf, trustStateOf } from "./TrustState.ts"
 
-export const MARKDOWN_EXTENSIONS: ReadonlySet<string> = new Set([".md", ".mdx", ".markdown"])
-export const CODE_EXTENSIONS: ReadonlySet<string> = new Set([".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"])
+export { CODE_EXTENSIONS, MARKDOWN_EXTENSIONS }
 
 export interface ChunkFileInput {
   /** Repository-relative POSIX path; it is the note id. */
