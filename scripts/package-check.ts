@@ -190,7 +190,8 @@ await esbuild.build({
   format: "esm",
   platform: "node",
   target: "node22.19",
-  external: ["oxc-parser", "sqlite-vec"],
+  // As docs/api.md says: the native packages, and cairn/eval's optional baselines, stay external.
+  external: ["oxc-parser", "sqlite-vec", "minisearch", "@orama/orama"],
   banner: { js: "import { createRequire } from \"node:module\"; const require = createRequire(import.meta.url);" },
   logLevel: "error"
 })
