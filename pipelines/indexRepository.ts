@@ -289,10 +289,10 @@ const chunkNotes = (
     return chunks
   })
 
-/** The discovery configuration of an index run: the caller's, never scanning cairn's own folder. */
 /** Discovery and its parsers, loaded when a scan reads files: a refresh that finds the tree as it was never needs them. */
 const discoveryModule = Effect.promise(() => import("./discover.ts"))
 
+/** The discovery configuration of an index run: the caller's, never scanning cairn's own folder. */
 const scanConfig = (discovery: Partial<DiscoveryConfig> | undefined): Partial<DiscoveryConfig> =>
   ({ ...discovery, exclude: [...(discovery?.exclude ?? []), ".cairn/"] })
 
