@@ -2,8 +2,9 @@
  * The embedded layer set: the shipped stages over one SQLite file (`<root>/.cairn/index.sqlite` by
  * default), with the writer for refreshes. The dense leg is present when the index holds vectors
  * and its embedder can be restored from the file; otherwise recall runs without it and says so in
- * the pack's diagnostics. The set names the repository it was built from (`IndexedRepository`), so
- * a pack can say how many of its files changed since the build (pipelines/staleness.ts).
+ * the pack's diagnostics (and, where sqlite-vec cannot load, with a `leg_failed` gap in every
+ * pack). The set names the repository it was built from (`IndexedRepository`), so a pack can say
+ * how many of its files changed since the build (pipelines/staleness.ts).
  */
 import { Context, Effect, Layer } from "effect"
 import type { InvalidInput } from "../src/domain/InvalidInput.ts"

@@ -3,7 +3,8 @@
  * (`now`). The legs (BM25, dense, title/path) run concurrently under the soft deadline; then fusion,
  * graph expansion and rerank (each also under the deadline), materialisation (never under it: an id
  * is not a claim), score adjustment and the packer. A leg that fails or runs out of time degrades
- * the pack with a `leg_failed` gap naming it and never loses what the other legs found.
+ * the pack with a `leg_failed` gap naming it and never loses what the other legs found; so does an
+ * index whose health says it cannot serve the dense leg on this platform.
  */
 import { Clock, Duration, Effect, Option } from "effect"
 import * as Candidate from "../src/domain/Candidate.ts"
@@ -14,10 +15,10 @@ import type { InvalidInput } from "../src/domain/InvalidInput.ts"
 import { decodeQuery, type Query } from "../src/domain/Query.ts"
 import { CandidateStore, type CandidateStoreError } from "../src/ports/CandidateStore.ts"
 import { Embedder } from "../src/ports/Embedder.ts"
-import { IndexHealth } from "../src/ports/IndexHealth.ts"
+import { IndexHealth, type IndexHealthReading } from "../src/ports/IndexHealth.ts"
 import { LexicalIndex } from "../src/ports/LexicalIndex.ts"
 import { compile, type RetrievalFilter } from "../src/ports/RetrievalFilter.ts"
-import { VectorIndex } from "../src/ports/VectorIndex.ts"
+import { VectorIndex, VectorIndexError } from "../src/ports/VectorIndex.ts"
 import { isContentless } from "../src/index/HashingEmbedder.ts"
 import { words } from "../src/index/Tokenizer.ts"
 import { RetrievalConfig } from "../src/RetrievalConfig.ts"
@@ -162,6 +163,11 @@ export const recallTrace = Effect.fn("recallTrace")(function*(
   const embedder = yield* Effect.serviceOption(Embedder)
   const vectors = yield* Effect.serviceOption(VectorIndex)
 
+  const reading = yield* checkedReading(health, now).pipe(
+    Effect.map((r) => ({ reading: r, failed: false })),
+    Effect.catch(() => Effect.succeed<{ readonly reading: IndexHealthReading; readonly failed: boolean }>({ reading: { embeddingCoverage: 0, lagSeconds: 0 }, failed: true }))
+  )
+
   const intent = yield* timedStage(timings, "intent", Effect.sync(() => intentClassifier.classify(query.text)))
   const stopwords = analysedStopwords(config.gapStopwords)
 
@@ -176,6 +182,9 @@ export const recallTrace = Effect.fn("recallTrace")(function*(
       const hits = yield* vectors.value.nearest(vector, config.denseLimit, filter)
       return hits.filter((hit) => hit.score > 0).map((hit) => hit.id)
     }))
+    // An index that cannot serve its vectors on this platform fails the leg in every pack, so each says so.
+    : Option.isNone(vectors) && reading.reading.denseUnavailable !== undefined
+    ? Option.some(Effect.fail(new VectorIndexError({ reason: "extension_missing", detail: reading.reading.denseUnavailable })))
     : Option.none()
 
   const legs = yield* timedStage(timings, "legs", Effect.all([
@@ -249,11 +258,6 @@ export const recallTrace = Effect.fn("recallTrace")(function*(
     edges: expanded.edges,
     config
   })))
-
-  const reading = yield* checkedReading(health, now).pipe(
-    Effect.map((r) => ({ reading: r, failed: false })),
-    Effect.catch(() => Effect.succeed({ reading: { embeddingCoverage: 0, lagSeconds: 0 }, failed: true }))
-  )
 
   // When the caller's filters left nothing, ask once without them: were there matches to remove?
   const hasFilters = query.filters.types !== undefined || query.filters.since !== undefined || query.filters.paths !== undefined

@@ -2,7 +2,9 @@
  * The index file as a scoped resource: one `node:sqlite` connection with sqlite-vec loaded, in WAL
  * mode with a busy timeout, so one writer and any number of readers (threads or processes) share
  * the file. Opening checks the schema version and refuses a file from a newer cairn; a fresh file
- * gets the current schema. Closing the scope closes the connection.
+ * gets the current schema. Closing the scope closes the connection. Where sqlite-vec cannot load
+ * (a platform its package has no build for), the file still opens, without its vectors: the
+ * lexical side reads and writes as ever, and the shape says why dense search is off.
  */
 import { Context, Effect, Layer } from "effect"
 import type { Scope } from "effect"
@@ -18,6 +20,11 @@ export interface DatabaseShape {
   readonly path: string
   readonly readOnly: boolean
   readonly connection: DatabaseSync
+  /**
+   * Why sqlite-vec is not loaded on this connection, when it is not: the vector table cannot be
+   * read or written, so the dense leg is off and the writer stores no vectors.
+   */
+  readonly vectorsUnavailable: string | undefined
 }
 
 export class Database extends Context.Service<Database, DatabaseShape>()("cairn/layers/sqlite/Database") {}
@@ -29,6 +36,15 @@ export interface OpenOptions {
   /** How long a statement waits for another connection's lock before failing; default 5,000. */
   readonly busyTimeoutMillis?: number
 }
+
+/**
+ * Where the sqlite-vec loadable library is, read when a file is opened: by default the `sqlite-vec`
+ * package's build for this platform, which throws on a platform it has none for. Provide another
+ * to open without it (a path that fails to load, or a function that throws).
+ */
+export const VectorExtension = Context.Reference<{ readonly loadablePath: () => string }>("cairn/layers/sqlite/VectorExtension", {
+  defaultValue: () => ({ loadablePath: () => SqliteVec.getLoadablePath() })
+})
 
 /** Where an index lives by default: `<root>/.cairn/index.sqlite`. */
 export const defaultPath = (root: string): string => NodePath.join(root, ".cairn", "index.sqlite")
@@ -84,7 +100,17 @@ const refusal = (path: string, readOnly: boolean, version: number, applicationId
   return undefined
 }
 
-const connect = (options: OpenOptions): DatabaseShape => {
+/** Loads sqlite-vec into `db`; the reason it could not, if it could not. */
+const loadVectors = (db: DatabaseSync, loadablePath: () => string): string | undefined => {
+  try {
+    db.loadExtension(loadablePath())
+    return undefined
+  } catch (error) {
+    return `the sqlite-vec extension could not be loaded (${error instanceof Error ? error.message : String(error)})`
+  }
+}
+
+const connect = (options: OpenOptions, loadablePath: () => string): DatabaseShape => {
   const { path } = options
   const readOnly = options.readOnly === true
   if (path !== MEMORY) {
@@ -98,7 +124,7 @@ const connect = (options: OpenOptions): DatabaseShape => {
   }
   const db = new DatabaseSync(path, { allowExtension: true, readOnly, timeout: options.busyTimeoutMillis ?? 5_000 })
   try {
-    db.loadExtension(SqliteVec.getLoadablePath())
+    const vectorsUnavailable = loadVectors(db, loadablePath)
     db.enableLoadExtension(false)
     const version = pragmaNumber(db, "user_version")
     const tables = Number((db.prepare("SELECT count(*) AS n FROM sqlite_master").get() as { n: number }).n)
@@ -110,7 +136,7 @@ const connect = (options: OpenOptions): DatabaseShape => {
       db.exec("PRAGMA synchronous = NORMAL")
       if (version < SCHEMA_VERSION) migrate(db)
     }
-    return { path, readOnly, connection: db }
+    return { path, readOnly, connection: db, vectorsUnavailable }
   } catch (error) {
     db.close()
     throw error
@@ -127,7 +153,10 @@ const asDatabaseError = (path: string) => (error: unknown): DatabaseError => {
 /** Opens (creating or migrating when writable) the index at `options.path` for the enclosing scope. */
 export const open = (options: OpenOptions): Effect.Effect<DatabaseShape, DatabaseError, Scope.Scope> =>
   Effect.acquireRelease(
-    Effect.try({ try: () => connect(options), catch: asDatabaseError(options.path) }),
+    Effect.gen(function*() {
+      const { loadablePath } = yield* VectorExtension
+      return yield* Effect.try({ try: () => connect(options, loadablePath), catch: asDatabaseError(options.path) })
+    }),
     (database) => Effect.sync(() => database.connection.close())
   )
 

@@ -1,7 +1,8 @@
 /**
  * IndexHealth from the index file's manifest: embedding coverage is embedded chunks over chunks
  * (1 when the index was built without an embedder, or holds no chunks), lag is the time since the
- * last commit's `builtAt`, measured against the caller's `now`.
+ * last commit's `builtAt`, measured against the caller's `now`. A connection without sqlite-vec
+ * says the dense leg is unavailable.
  */
 import { Effect, Layer } from "effect"
 import { instantMillis } from "../../src/domain/Instant.ts"
@@ -23,7 +24,7 @@ const reading = (manifest: ManifestRow, now: number): IndexHealthReading => {
 }
 
 export const make = Effect.gen(function*() {
-  const { connection: db } = yield* Database
+  const { connection: db, vectorsUnavailable } = yield* Database
   return IndexHealth.of({
     read: (now) =>
       Effect.try({
@@ -32,7 +33,7 @@ export const make = Effect.gen(function*() {
       }).pipe(Effect.flatMap((manifest) =>
         manifest === undefined
           ? Effect.fail(new IndexHealthError({ detail: "the index has never been built; run `cairn index`" }))
-          : Effect.succeed(reading(manifest, now))
+          : Effect.succeed({ ...reading(manifest, now), ...(vectorsUnavailable === undefined ? {} : { denseUnavailable: vectorsUnavailable }) })
       ))
   })
 })

@@ -6,6 +6,14 @@
  * Vectors never mix models. A batch whose vectors come from another model than the stored ones
  * is refused (`embedder_changed`) unless it says `replace: true` (or `replaceAll`), which drops
  * every stored vector and recreates the vector table for the new model in the same transaction.
+ *
+ * Without sqlite-vec (a platform its package has no build for) the vec0 table can be neither read,
+ * written nor dropped, but everything else can: a batch without vectors is written as ever, and
+ * one with vectors is refused (`vectors_unavailable`). Vectors already stored stay where they are
+ * and never come to mean another chunk: a new chunk takes a row above every stored vector's, a
+ * chunk whose vector or vec0 metadata no longer fits it moves to such a row (and has no vector
+ * until one is written), and a vector whose chunk is gone is removed by the next write that has
+ * sqlite-vec. A cold build forgets the space, whose vectors all belonged to chunks it replaced.
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import type { DatabaseSync, SQLInputValue } from "node:sqlite"
@@ -17,9 +25,9 @@ import type { NoteEdge } from "../../src/ports/GraphStore.ts"
 import { Database } from "./Database.ts"
 import { feed, feedHash } from "./FtsFeed.ts"
 import { CHUNK_COLUMNS, chunkValues, createdMillis, isSuperseded } from "./Rows.ts"
-import { VECTOR_TABLE } from "./Schema.ts"
+import { VECTOR_ROWIDS, VECTOR_TABLE } from "./Schema.ts"
 import type { VectorSpace } from "./VectorTable.ts"
-import { createSpace, dropSpace, readSpace, readSpaceHeader, sameSpace, toBlob } from "./VectorTable.ts"
+import { createSpace, dropOrphans, dropSpace, forgetSpace, readSpace, readSpaceHeader, sameSpace, toBlob } from "./VectorTable.ts"
 
 /** A note (re)indexed by the batch: its content hash, and the promise that its chunks are all in the batch. */
 export interface NoteRecord {
@@ -99,7 +107,7 @@ export interface StoredChunk {
 export class IndexWriteError extends Schema.TaggedError<IndexWriteError>()("IndexWriteError", {
   reason: Schema.Literals([
     "duplicate_chunk", "conflicting_batch", "unknown_chunk", "dimension_mismatch", "invalid_vector",
-    "embedder_changed", "analysis_changed", "invalid_manifest", "read_only", "write_failed"
+    "embedder_changed", "analysis_changed", "invalid_manifest", "read_only", "vectors_unavailable", "write_failed"
   ]),
   detail: Schema.String
 }) {
@@ -123,6 +131,8 @@ export class IndexWriteError extends Schema.TaggedError<IndexWriteError>()("Inde
         return `index write: manifest ${this.detail}; pass builtAt as an ISO-8601 instant with a zone`
       case "read_only":
         return `index write: ${this.detail} was opened read-only; open it writable to index`
+      case "vectors_unavailable":
+        return `index write: ${this.detail}, so the batch's vectors cannot be stored; write it without vectors (chunks and full-text search need none)`
       case "write_failed":
         return `index write failed and was rolled back: ${this.detail}; the previous index is intact, retry the write`
     }
@@ -160,6 +170,10 @@ export class IndexWriter extends Context.Service<IndexWriter, {
   noteHashesOf(notes: ReadonlyArray<string>): Effect.Effect<ReadonlyMap<string, string | null>, IndexWriteError>
   /** The stored chunks of `notes`: content sha and whether a vector is stored, by chunk id. */
   storedChunks(notes: ReadonlyArray<string>): Effect.Effect<ReadonlyMap<ChunkId, StoredChunk>, IndexWriteError>
+  /** The stored chunks without a vector, but those of `excluded` notes, by id: text to embed. */
+  unembedded(excluded: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<{ readonly id: ChunkId; readonly text: string }>, IndexWriteError>
+  /** Why this connection cannot store vectors (sqlite-vec did not load), when it cannot. */
+  readonly vectorsUnavailable: string | undefined
   /** The model of the stored vectors, if any, with the model's data. */
   readonly vectorSpace: Effect.Effect<VectorSpace | undefined, IndexWriteError>
   /** The same without the model's data, which can be megabytes. */
@@ -235,11 +249,17 @@ const count = (db: DatabaseSync, sql: string): number => Number((db.prepare(sql)
 const hasVectorTable = (db: DatabaseSync): boolean =>
   db.prepare("SELECT 1 FROM sqlite_master WHERE name = ?").get(VECTOR_TABLE) !== undefined
 
+/** A vec0 table this connection cannot touch: there are vectors, and sqlite-vec is not loaded. */
+const isFrozen = (db: DatabaseSync, withoutVectors: boolean): boolean => withoutVectors && hasVectorTable(db)
+
+/** Drops the space, or forgets it where its table cannot be dropped. */
+const clearSpace = (db: DatabaseSync, withoutVectors: boolean): void => (isFrozen(db, withoutVectors) ? forgetSpace(db) : dropSpace(db))
+
 /** Makes the stored space the batch's, or refuses a silent mix. */
-const settleSpace = (db: DatabaseSync, batch: IndexWrite): void => {
+const settleSpace = (db: DatabaseSync, batch: IndexWrite, withoutVectors: boolean): void => {
   const vectors = batch.vectors
   if (vectors === undefined) {
-    if (batch.replaceAll === true) dropSpace(db)
+    if (batch.replaceAll === true) clearSpace(db, withoutVectors)
     return
   }
   const next: VectorSpace = {
@@ -258,11 +278,23 @@ const settleSpace = (db: DatabaseSync, batch: IndexWrite): void => {
   if (next.model !== null) db.prepare("UPDATE vector_space SET model = ?1 WHERE key = 1 AND model IS NOT ?1").run(next.model)
 }
 
+/**
+ * Vectors a write without sqlite-vec left behind, whose chunks are gone: removed before any row is
+ * placed, so none comes to mean a new chunk. There are some exactly when vec0 holds more rows
+ * than the manifest counted vectors of stored chunks.
+ */
+const settleOrphans = (db: DatabaseSync): void => {
+  if (!hasVectorTable(db)) return
+  const counted = db.prepare("SELECT embedded_count FROM manifest WHERE key = 1").get() as { embedded_count: number } | undefined
+  if (count(db, `SELECT count(*) AS n FROM ${VECTOR_ROWIDS}`) > Number(counted?.embedded_count ?? 0)) dropOrphans(db)
+}
+
 /** The body of the transaction; throws to roll back. */
-const apply = (db: DatabaseSync, batch: IndexWrite): WriteSummary => {
-  const content = applyContent(db, batch, () => settleSpace(db, batch))
+const apply = (db: DatabaseSync, batch: IndexWrite, withoutVectors: boolean): WriteSummary => {
+  if (!withoutVectors) settleOrphans(db)
+  const content = applyContent(db, batch, () => settleSpace(db, batch, withoutVectors), withoutVectors)
   const vectorsWritten = batch.vectors === undefined ? 0 : insertVectors(db, batch.vectors.entries)
-  return writeManifest(db, batch, { chunksWritten: content.chunksWritten, chunksDeleted: content.chunksDeleted, vectorsWritten })
+  return writeManifest(db, batch, { chunksWritten: content.chunksWritten, chunksDeleted: content.chunksDeleted, vectorsWritten }, withoutVectors)
 }
 
 /** What a vector row repeats of its chunk's row, for the filter vec0 applies during its scan. */
@@ -273,6 +305,18 @@ interface VectorMeta {
   readonly created_ms: number
 }
 
+/** A stored chunk's row, as a write reads it before replacing the chunk. */
+interface StoredRow extends Omit<VectorMeta, "row"> {
+  readonly row: number
+  readonly note_id: string
+  readonly content_sha: string
+}
+
+/** Whether a stored vector, and what vec0 repeats of its chunk, still fit the chunk written over it. */
+const fits = (stored: StoredRow, contentSha: string, meta: Omit<VectorMeta, "row">): boolean =>
+  stored.content_sha === contentSha && Number(stored.superseded) === meta.superseded && stored.note_type === meta.note_type &&
+  Number(stored.created_ms) === meta.created_ms
+
 interface ContentWritten extends Pick<WriteSummary, "chunksWritten" | "chunksDeleted"> {
   /** Of a replacing write: every chunk written, by id, so its vector needs no lookup of the row. */
   readonly placed: ReadonlyMap<string, VectorMeta> | undefined
@@ -280,17 +324,19 @@ interface ContentWritten extends Pick<WriteSummary, "chunksWritten" | "chunksDel
 
 /**
  * Everything of a batch but its vectors: deletions, chunks and their text, notes, relations.
- * `settle` makes the vector space ready before rows that carry vectors are touched.
+ * `settle` makes the vector space ready before rows that carry vectors are touched. Without
+ * sqlite-vec, stored vectors are left in place and kept from meaning another chunk (see above).
  */
-const applyContent = (db: DatabaseSync, batch: IndexWrite, settle: () => void): ContentWritten => {
+const applyContent = (db: DatabaseSync, batch: IndexWrite, settle: () => void, withoutVectors: boolean): ContentWritten => {
   if (batch.replaceAll === true) {
     db.exec("DELETE FROM chunks; DELETE FROM notes; DELETE FROM relations")
     db.exec("INSERT INTO chunks_fts (chunks_fts) VALUES ('delete-all')")
   }
   settle()
-  const vectorTable = hasVectorTable(db)
+  const frozen = isFrozen(db, withoutVectors)
+  const vectorTable = hasVectorTable(db) && !frozen
 
-  const byId = db.prepare("SELECT row, note_id, content_sha FROM chunks WHERE id = ?")
+  const byId = db.prepare("SELECT row, note_id, content_sha, superseded, note_type, created_ms FROM chunks WHERE id = ?")
   const rowsOfNote = db.prepare("SELECT row, id FROM chunks WHERE note_id = ?")
   const indexed = db.prepare("SELECT id, text, title, tags, fts_hash FROM chunks WHERE row = ?")
   const deleteChunk = db.prepare("DELETE FROM chunks WHERE row = ?")
@@ -342,16 +388,37 @@ const applyContent = (db: DatabaseSync, batch: IndexWrite, settle: () => void): 
     }
   }
 
+  // Frozen vectors: a chunk is placed above every row vec0 holds, so no vector left in place comes
+  // to mean it, and keeps a row with a vector only while the vector and vec0's copy of its
+  // metadata still fit it.
+  let nextRow = frozen ? Math.max(count(db, "SELECT max(row) AS n FROM chunks"), count(db, `SELECT max(rowid) AS n FROM ${VECTOR_ROWIDS}`)) + 1 : 0
+  const insertChunkAt = frozen
+    ? db.prepare(`INSERT INTO chunks (row, ${CHUNK_COLUMNS.join(", ")}) VALUES (?, ${CHUNK_COLUMNS.map(() => "?").join(", ")})`)
+    : undefined
+  const withVector = frozen ? db.prepare(`SELECT 1 FROM ${VECTOR_ROWIDS} WHERE rowid = ?`) : undefined
+  const place = (values: Array<SQLInputValue>): number => {
+    if (insertChunkAt === undefined) return Number(insertChunk.run(...values).lastInsertRowid)
+    insertChunkAt.run(nextRow, ...values)
+    return nextRow++
+  }
+
   // A replacing write has just emptied the table: no chunk exists to look up.
   const placed = batch.replaceAll === true ? new Map<string, VectorMeta>() : undefined
   for (const chunk of chunks) {
     const text = feed(chunk.text, chunk.title, chunk.tags)
     const values = chunkValues(chunk, feedHash(text))
-    const existing = placed !== undefined ? undefined : byId.get(chunk.id) as { row: number; note_id: string; content_sha: string } | undefined
+    const existing = placed !== undefined ? undefined : byId.get(chunk.id) as StoredRow | undefined
+    const meta = { superseded: isSuperseded(chunk) ? 1 : 0, note_type: chunk.noteType, created_ms: createdMillis(chunk.provenance.createdAt) }
     let row: number
     if (existing === undefined) {
-      row = Number(insertChunk.run(...values).lastInsertRowid)
-      placed?.set(chunk.id, { row, superseded: isSuperseded(chunk) ? 1 : 0, note_type: chunk.noteType, created_ms: createdMillis(chunk.provenance.createdAt) })
+      row = place(values)
+      placed?.set(chunk.id, { row, ...meta })
+    } else if (withVector?.get(existing.row) !== undefined && !fits(existing, chunk.contentSha, meta)) {
+      // Its vector cannot be dropped or changed here: the chunk moves to a row without one.
+      touched.add(existing.note_id)
+      unindex(existing.row)
+      deleteChunk.run(existing.row)
+      row = place(values)
     } else {
       row = existing.row
       touched.add(existing.note_id)
@@ -427,15 +494,19 @@ const settleNotes = (db: DatabaseSync, notes: ReadonlyArray<string>, recorded: R
 const writeManifest = (
   db: DatabaseSync,
   batch: IndexWrite,
-  done: Pick<WriteSummary, "chunksWritten" | "chunksDeleted" | "vectorsWritten">
+  done: Pick<WriteSummary, "chunksWritten" | "chunksDeleted" | "vectorsWritten">,
+  withoutVectors: boolean
 ): WriteSummary => {
   const space = readSpaceHeader(db)
   const previous = db.prepare("SELECT generation FROM manifest WHERE key = 1").get() as { generation: number } | undefined
   const summary: WriteSummary = {
     generation: (previous === undefined ? 0 : Number(previous.generation)) + 1,
     chunkCount: count(db, "SELECT count(*) AS n FROM chunks"),
-    // vec0 keeps one row per stored vector in its rowid table; counting the virtual table scans every vector.
-    embeddedCount: space === undefined ? 0 : count(db, `SELECT count(*) AS n FROM ${VECTOR_TABLE}_rowids`),
+    // vec0 keeps one row per stored vector in its rowid table; counting the virtual table scans every
+    // vector. Without sqlite-vec, vectors whose chunks are gone stay behind: only the others count
+    // (the join costs 5 ms at 76,000 chunks, so only then).
+    embeddedCount: space === undefined ? 0
+      : count(db, `SELECT count(*) AS n FROM ${VECTOR_ROWIDS} v${withoutVectors ? " JOIN chunks c ON c.row = v.rowid" : ""}`),
     noteCount: count(db, "SELECT count(*) AS n FROM notes"),
     relationCount: count(db, "SELECT count(*) AS n FROM relations"),
     ...done
@@ -468,18 +539,23 @@ const transaction = <A>(db: DatabaseSync, body: () => A): A => {
 const reading = <A>(body: () => A): Effect.Effect<A, IndexWriteError> => Effect.try({ try: body, catch: failed })
 
 export const make = Effect.gen(function*() {
-  const { connection: db, path, readOnly } = yield* Database
+  const { connection: db, path, readOnly, vectorsUnavailable } = yield* Database
+  const withoutVectors = vectorsUnavailable !== undefined
+  const refusal = (batch: IndexWrite): IndexWriteError | undefined =>
+    readOnly ? refuse("read_only", path)
+      : withoutVectors && batch.vectors !== undefined ? refuse("vectors_unavailable", vectorsUnavailable)
+      : validate(batch)
   return IndexWriter.of({
     write: (batch) =>
       Effect.suspend(() => {
-        const refused = readOnly ? refuse("read_only", path) : validate(batch)
+        const refused = refusal(batch)
         if (refused !== undefined) return Effect.fail(refused)
-        return Effect.try({ try: () => transaction(db, () => apply(db, batch)), catch: failed })
+        return Effect.try({ try: () => transaction(db, () => apply(db, batch, withoutVectors)), catch: failed })
       }),
     rebuild: <E>(content: Omit<IndexWrite, "vectors" | "replaceAll">, embed: (store: VectorStore) => Effect.Effect<void, E | IndexWriteError>) =>
       Effect.suspend(() => {
         const batch: IndexWrite = { ...content, replaceAll: true }
-        const refused = readOnly ? refuse("read_only", path) : validate(batch)
+        const refused = refusal(batch)
         if (refused !== undefined) return Effect.fail(refused)
         return Effect.acquireUseRelease(
           // Every stored vector goes with the old chunks; the new space is made when its model is known.
@@ -487,7 +563,7 @@ export const make = Effect.gen(function*() {
             try: () => {
               db.exec("BEGIN IMMEDIATE")
               try {
-                return applyContent(db, batch, () => dropSpace(db))
+                return applyContent(db, batch, () => clearSpace(db, withoutVectors), withoutVectors)
               } catch (error) {
                 if (db.isTransaction) db.exec("ROLLBACK")
                 throw error
@@ -502,12 +578,13 @@ export const make = Effect.gen(function*() {
             const store: VectorStore = {
               open: (next) =>
                 Effect.suspend(() => {
+                  if (withoutVectors) return Effect.fail(refuse("vectors_unavailable", vectorsUnavailable))
                   if (model !== undefined) return Effect.fail(refuse("conflicting_batch", `a second vector space (${next.id}) opened in one rebuild`))
                   const invalid = validateVectors({ model: next, entries: [] })
                   if (invalid !== undefined) return Effect.fail(invalid)
                   return Effect.try({
                     try: () => {
-                      settleSpace(db, { ...batch, vectors: { model: next, entries: [], replace: true } })
+                      settleSpace(db, { ...batch, vectors: { model: next, entries: [], replace: true } }, withoutVectors)
                       model = next
                     },
                     catch: failed
@@ -527,7 +604,7 @@ export const make = Effect.gen(function*() {
             return Effect.flatMap(embed(store), () =>
               Effect.try({
                 try: () => {
-                  const summary = writeManifest(db, batch, { chunksWritten: written.chunksWritten, chunksDeleted: written.chunksDeleted, vectorsWritten: stored })
+                  const summary = writeManifest(db, batch, { chunksWritten: written.chunksWritten, chunksDeleted: written.chunksDeleted, vectorsWritten: stored }, withoutVectors)
                   db.exec("COMMIT")
                   return summary
                 },
@@ -554,12 +631,23 @@ export const make = Effect.gen(function*() {
     storedChunks: (notes) =>
       reading(() => {
         const vectors = hasVectorTable(db)
+        // vec0's rowid table, not vec0 itself: it reads without sqlite-vec.
         const rows = db.prepare(
-          `SELECT c.id, c.content_sha, ${vectors ? `EXISTS (SELECT 1 FROM ${VECTOR_TABLE} v WHERE v.rowid = c.row)` : "0"} AS embedded ` +
+          `SELECT c.id, c.content_sha, ${vectors ? `EXISTS (SELECT 1 FROM ${VECTOR_ROWIDS} v WHERE v.rowid = c.row)` : "0"} AS embedded ` +
             "FROM chunks c WHERE c.note_id IN (SELECT value FROM json_each(?))"
         ).all(JSON.stringify(notes)) as Array<{ id: ChunkId; content_sha: string; embedded: number }>
         return new Map(rows.sort((a, b) => compareIds(a.id, b.id)).map((row) => [row.id, { contentSha: row.content_sha, embedded: Number(row.embedded) === 1 }] as const))
       }),
+    unembedded: (excluded) =>
+      reading(() => {
+        const vectors = hasVectorTable(db)
+        const rows = db.prepare(
+          "SELECT c.id, c.text FROM chunks c WHERE c.note_id NOT IN (SELECT value FROM json_each(?))" +
+            (vectors ? ` AND NOT EXISTS (SELECT 1 FROM ${VECTOR_ROWIDS} v WHERE v.rowid = c.row)` : "")
+        ).all(JSON.stringify(excluded)) as Array<{ id: ChunkId; text: string }>
+        return rows.sort((a, b) => compareIds(a.id, b.id)).map((row) => ({ id: row.id, text: row.text }))
+      }),
+    vectorsUnavailable,
     vectorSpace: reading(() => readSpace(db)),
     vectorSpaceHeader: reading(() => readSpaceHeader(db)),
     builtUnder: reading(() => {

@@ -19,6 +19,9 @@ export const APPLICATION_ID = 0x63726e31
 /** The vec0 table of the current vector space (see VectorTable.ts). */
 export const VECTOR_TABLE = "chunk_vectors"
 
+/** vec0's own record of the rows it holds: a plain table, so it reads without sqlite-vec. */
+export const VECTOR_ROWIDS = `${VECTOR_TABLE}_rowids`
+
 const VERSION_1 = `
 CREATE TABLE chunks (
   row INTEGER PRIMARY KEY,

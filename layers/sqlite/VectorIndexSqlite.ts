@@ -114,9 +114,13 @@ const nearest = (db: DatabaseSync, space: Omit<VectorSpace, "model">) => {
 const unavailable = (error: unknown) =>
   new VectorIndexError({ reason: "unavailable", detail: error instanceof Error ? error.message : String(error) })
 
-/** Over the Database service; the index must hold a vector space (vectors written by some model). */
+/**
+ * Over the Database service; the index must hold a vector space (vectors written by some model),
+ * and the connection must have sqlite-vec loaded.
+ */
 export const make = Effect.gen(function*() {
-  const { connection: db } = yield* Database
+  const { connection: db, vectorsUnavailable } = yield* Database
+  if (vectorsUnavailable !== undefined) return yield* new VectorIndexError({ reason: "extension_missing", detail: vectorsUnavailable })
   const space = yield* Effect.try({ try: () => readSpaceHeader(db), catch: unavailable })
   if (space === undefined) {
     return yield* new VectorIndexError({ reason: "unavailable", detail: "the index holds no vectors (it was built without an embedder)" })

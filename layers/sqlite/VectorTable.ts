@@ -4,7 +4,7 @@
  * side: a model change drops the table and starts another (see IndexWriter).
  */
 import type { DatabaseSync } from "node:sqlite"
-import { VECTOR_TABLE } from "./Schema.ts"
+import { VECTOR_ROWIDS, VECTOR_TABLE } from "./Schema.ts"
 
 export interface VectorSpace {
   /** The embedder's id (`model_id`). */
@@ -43,6 +43,19 @@ export const sameSpace = (a: Omit<VectorSpace, "model">, b: Omit<VectorSpace, "m
 export const dropSpace = (db: DatabaseSync): void => {
   db.exec(`DROP TABLE IF EXISTS ${VECTOR_TABLE}`)
   db.exec("DELETE FROM vector_space")
+}
+
+/**
+ * What dropping the space comes to without sqlite-vec, which alone can drop the vec0 table: the
+ * space is forgotten, and the table's rows, whose chunks are all gone, wait for `dropOrphans`.
+ */
+export const forgetSpace = (db: DatabaseSync): void => {
+  db.exec("DELETE FROM vector_space")
+}
+
+/** The stored vectors whose chunk row is gone (a write without sqlite-vec leaves them); needs sqlite-vec. */
+export const dropOrphans = (db: DatabaseSync): void => {
+  db.exec(`DELETE FROM ${VECTOR_TABLE} WHERE rowid IN (SELECT rowid FROM ${VECTOR_ROWIDS} EXCEPT SELECT row FROM chunks)`)
 }
 
 /**

@@ -13,6 +13,11 @@ export interface IndexHealthReading {
   readonly lagSeconds: number
   /** Files changed, added or deleted on disk since the last build, when somebody checked. */
   readonly filesChanged?: number
+  /**
+   * Why the index cannot serve the dense (vector) leg here, when it cannot (the vector extension
+   * did not load on this platform); recall then reports that leg failed in every pack.
+   */
+  readonly denseUnavailable?: string
 }
 
 /**

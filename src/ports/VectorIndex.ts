@@ -14,7 +14,7 @@ export interface VectorHit {
 }
 
 export class VectorIndexError extends Schema.TaggedError<VectorIndexError>()("VectorIndexError", {
-  reason: Schema.Literals(["dimension_mismatch", "invalid_vector", "duplicate_chunk", "unavailable"]),
+  reason: Schema.Literals(["dimension_mismatch", "invalid_vector", "duplicate_chunk", "unavailable", "extension_missing"]),
   detail: Schema.String
 }) {
   override get message(): string {
@@ -27,6 +27,8 @@ export class VectorIndexError extends Schema.TaggedError<VectorIndexError>()("Ve
         return `vector index: chunk id ${this.detail} appears twice; give every chunk a unique id`
       case "unavailable":
         return `vector index unavailable: ${this.detail}; rebuild or reopen the index`
+      case "extension_missing":
+        return `vector index: ${this.detail}; dense search is off and answers come from the lexical legs`
     }
   }
 }
