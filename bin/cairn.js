@@ -14,14 +14,12 @@ const NodeFs = await import("node:fs")
 // NODE_COMPILE_CACHE; NODE_DISABLE_COMPILE_CACHE=1 turns it off), so a later call starts faster.
 NodeModule.enableCompileCache?.()
 
-// Node 22 calls node:sqlite experimental on every run; that says nothing a cairn user can act on.
 // cairn's own warnings (a worker that could not help) read as cairn's lines; others pass through.
 const emitWarning = process.emitWarning.bind(process)
 process.emitWarning = (warning, ...rest) => {
   const options = rest[0]
   const type = typeof options === "string" ? options : options?.type
   const text = typeof warning === "string" ? warning : warning.message
-  if (type === "ExperimentalWarning" && /SQLite/.test(text)) return
   if (type === "CairnWarning") {
     process.stderr.write(`${text.startsWith("cairn:") ? text : `cairn: ${text}`}\n`)
     return

@@ -180,6 +180,9 @@ const report = JSON.parse(compiled.stdout.trim().split("\n").pop()!) as { claims
 if (report.claims === 0 || report.effectClaims === 0 || report.rejected !== "InvalidInput" || !report.sameLayers) fail("b. the compiled consumer runs", compiled.stdout)
 if (compiled.stderr.includes("Warning")) fail("b. the compiled consumer runs", compiled.stderr)
 ok(`b. strict NodeNext consumer (lib es2022, skipLibCheck false) compiled with no errors and ran: ${compiled.stdout.trim()}`)
+const onNode22 = run("b. the compiled consumer runs on Node 22.19", node22, [join(app, "out", "main.js"), fixture], { cwd: app })
+if (onNode22.stderr.trim() !== "") fail("b. the compiled consumer runs on Node 22.19, silently", onNode22.stderr)
+ok("b. the compiled consumer runs on Node 22.19 too, with nothing on stderr (no ExperimentalWarning)")
 
 // c. The same consumer bundled.
 const esbuild = await import(join(repository, "node_modules", "esbuild", "lib", "main.js")) as typeof import("esbuild")
