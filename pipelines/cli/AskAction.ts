@@ -62,23 +62,23 @@ export const renderText = (pack: ContextPack.ContextPack): string => {
 }
 
 export const run = Effect.fn("cli.ask")(function*({ budget, explain, json, noRefresh, question, root, scope }: AskInput) {
-    // The settings first: a bad file is reported before anything waits on standard input.
-    const config = yield* RepositoryConfig.read(root)
-    const text = Option.isSome(question) && question.value !== "-" ? question.value : yield* readStdin
-    if (!noRefresh) yield* runIndex(root, false, config)
-    // Answering from the index as it is: say how many files it has not seen.
-    const filesChanged = noRefresh ? yield* countChanges(root, config.discovery) : 0
-    const pack = yield* recall({
-      text,
-      budgetTokens: budget,
-      explain,
-      ...(scope.length > 0 ? { filters: { paths: scope } } : {})
-    }).pipe(Effect.provide(reportingChanges(filesChanged).pipe(
-      Layer.provideMerge(Embedded.embedded({
-        root,
-        ...(noRefresh ? { readOnly: true } : {}),
-        ...(config.retrieval === undefined ? {} : { config: config.retrieval })
-      }))
-    )))
-    yield* Console.log(json ? ContextPack.serialise(pack) : renderText(pack))
-  })
+  // The settings first: a bad file is reported before anything waits on standard input.
+  const config = yield* RepositoryConfig.read(root)
+  const text = Option.isSome(question) && question.value !== "-" ? question.value : yield* readStdin
+  if (!noRefresh) yield* runIndex(root, false, config)
+  // Answering from the index as it is: say how many files it has not seen.
+  const filesChanged = noRefresh ? yield* countChanges(root, config.discovery) : 0
+  const pack = yield* recall({
+    text,
+    budgetTokens: budget,
+    explain,
+    ...(scope.length > 0 ? { filters: { paths: scope } } : {})
+  }).pipe(Effect.provide(reportingChanges(filesChanged).pipe(
+    Layer.provideMerge(Embedded.embedded({
+      root,
+      ...(noRefresh ? { readOnly: true } : {}),
+      ...(config.retrieval === undefined ? {} : { config: config.retrieval })
+    }))
+  )))
+  yield* Console.log(json ? ContextPack.serialise(pack) : renderText(pack))
+})

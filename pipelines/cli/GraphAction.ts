@@ -88,12 +88,12 @@ export const graphText = (signals: GraphSignals, top: number): string => {
 }
 
 export const run = Effect.fn("cli.graph")(function*({ dot, json, root, snapshot, top }: GraphInput) {
-    const input = Option.isSome(snapshot) ? yield* readSnapshot(snapshot.value) : yield* scan(root)
-    if (dot) {
-      yield* Console.log(areaDot(input))
-      return
-    }
-    const signals = yield* graphSignals(input)
-    const limit = Math.max(0, top)
-    yield* Console.log(json ? JSON.stringify(graphReport(signals, limit), null, 2) : graphText(signals, limit))
-  })
+  const input = Option.isSome(snapshot) ? yield* readSnapshot(snapshot.value) : yield* scan(root)
+  if (dot) {
+    yield* Console.log(areaDot(input))
+    return
+  }
+  const signals = yield* graphSignals(input)
+  const limit = Math.max(0, top)
+  yield* Console.log(json ? JSON.stringify(graphReport(signals, limit), null, 2) : graphText(signals, limit))
+})

@@ -48,6 +48,6 @@ export const summarise = (report: IndexReport, seconds: number): string =>
       `${report.snapshotPatched ? "; the last snapshot patched where files moved, not scanned again" : ""}`
 
 export const run = Effect.fn("cli.index")(function*({ rebuild, root }: IndexInput) {
-    const [duration, report] = yield* Effect.timed(runIndex(root, rebuild))
-    yield* Console.log(summarise(report, Duration.toMillis(duration) / 1000))
-  })
+  const [duration, report] = yield* Effect.timed(runIndex(root, rebuild))
+  yield* Console.log(summarise(report, Duration.toMillis(duration) / 1000))
+})

@@ -31,19 +31,19 @@ const writeSnapshot = (path: string, text: string): Effect.Effect<void, Discover
   )
 
 export const run = Effect.fn("cli.snapshot")(function*({ json, out, previous, root }: SnapshotInput) {
-    const prior = Option.isSome(previous) ? yield* readPrevious(previous.value) : undefined
-    const snapshot = yield* scanWithProgress({ root, previous: prior })
-    const text = serialize(snapshot)
-    if (json) {
-      yield* Console.log(text)
-      return
-    }
-    const target = Option.getOrElse(out, () => NodePath.join(root, ".cairn", "snapshot.json"))
-    yield* writeSnapshot(target, text)
-    const reuse = snapshot.coverage.find((entry) => entry.scope === "reused-entities")
-    yield* Console.log(
-      `wrote ${target}: ${snapshot.entities.length} entities, ${snapshot.relations.length} relations, ` +
-        `${snapshot.coverage.length} coverage notes, contentHash ${snapshot.contentHash.slice(0, 12)}` +
-        (reuse === undefined ? "" : `\n${reuse.status}: ${reuse.reason}`)
-    )
-  })
+  const prior = Option.isSome(previous) ? yield* readPrevious(previous.value) : undefined
+  const snapshot = yield* scanWithProgress({ root, previous: prior })
+  const text = serialize(snapshot)
+  if (json) {
+    yield* Console.log(text)
+    return
+  }
+  const target = Option.getOrElse(out, () => NodePath.join(root, ".cairn", "snapshot.json"))
+  yield* writeSnapshot(target, text)
+  const reuse = snapshot.coverage.find((entry) => entry.scope === "reused-entities")
+  yield* Console.log(
+    `wrote ${target}: ${snapshot.entities.length} entities, ${snapshot.relations.length} relations, ` +
+      `${snapshot.coverage.length} coverage notes, contentHash ${snapshot.contentHash.slice(0, 12)}` +
+      (reuse === undefined ? "" : `\n${reuse.status}: ${reuse.reason}`)
+  )
+})
