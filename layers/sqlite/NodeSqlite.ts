@@ -19,7 +19,10 @@ const load = (): typeof Sqlite => {
     if (!isSqliteExperimental(warning, rest)) Reflect.apply(emitWarning, process, [warning, ...rest])
   }) as typeof process.emitWarning
   try {
-    return process.getBuiltinModule("node:sqlite")
+    const sqlite = process.getBuiltinModule("node:sqlite") as typeof Sqlite | undefined
+    // An unsupported Node, reached by importing the library rather than through the command.
+    if (sqlite === undefined) throw new Error(`cairn needs node:sqlite, which Node.js 22.19 or later has; this is Node.js ${process.versions.node}`)
+    return sqlite
   } finally {
     process.emitWarning = emitWarning
   }

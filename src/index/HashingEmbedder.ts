@@ -11,6 +11,17 @@ export const defaultHashingDimension = 256
 const BUCKET_SEED = 0x9e3779b9
 const SIGN_SEED = 0x85ebca6b
 
+/** murmur3's finaliser, for spread. */
+const finalise = (state: number): number => {
+  let h = state
+  h ^= h >>> 16
+  h = Math.imul(h, 0x85ebca6b)
+  h ^= h >>> 13
+  h = Math.imul(h, 0xc2b2ae35)
+  h ^= h >>> 16
+  return h >>> 0
+}
+
 /** FNV-1a over UTF-16 code units from a seeded offset, then murmur3's finaliser for spread. */
 export const hashString = (text: string, seed: number): number => {
   let h = (0x811c9dc5 ^ seed) >>> 0
@@ -18,12 +29,26 @@ export const hashString = (text: string, seed: number): number => {
     h ^= text.charCodeAt(i)
     h = Math.imul(h, 0x01000193)
   }
-  h ^= h >>> 16
-  h = Math.imul(h, 0x85ebca6b)
-  h ^= h >>> 13
-  h = Math.imul(h, 0xc2b2ae35)
-  h ^= h >>> 16
-  return h >>> 0
+  return finalise(h)
+}
+
+/**
+ * `hashString` of the concatenation of `parts` under two seeds, in one pass and without building
+ * the concatenation: FNV-1a reads code units in order, so a part continues where the last ended.
+ * For fingerprints of megabytes of text (a stored model), where the join and the second pass cost
+ * more than the hashing.
+ */
+export const hashParts2 = (parts: ReadonlyArray<string>, seedA: number, seedB: number): readonly [number, number] => {
+  let a = (0x811c9dc5 ^ seedA) >>> 0
+  let b = (0x811c9dc5 ^ seedB) >>> 0
+  for (const part of parts) {
+    for (let i = 0; i < part.length; i++) {
+      const unit = part.charCodeAt(i)
+      a = Math.imul(a ^ unit, 0x01000193)
+      b = Math.imul(b ^ unit, 0x01000193)
+    }
+  }
+  return [finalise(a), finalise(b)]
 }
 
 export interface TextEncoderModel {

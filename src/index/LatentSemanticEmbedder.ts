@@ -10,7 +10,7 @@
  */
 import { Effect, Schema } from "effect"
 import { Base64 } from "effect/encoding"
-import { hashString, unitWithReservedAxis } from "./HashingEmbedder.ts"
+import { hashParts2, unitWithReservedAxis } from "./HashingEmbedder.ts"
 import type { TextEncoderModel } from "./HashingEmbedder.ts"
 import { stem } from "./Porter.ts"
 import type { SparseRows } from "./RandomizedSvd.ts"
@@ -87,13 +87,26 @@ const base64Bytes = (text: string): number => {
 /** The last text `base64Bytes` decoded, and its bytes. */
 let lastDecoded: { readonly text: string; readonly bytes: Uint8Array } | undefined
 
+/**
+ * Arrays of tens of thousands of entries, checked in one loop each: a one-shot question restores
+ * the model on every run, and an element-by-element schema decode of them cost it 20 ms.
+ */
+const StringArray = Schema.declare(
+  (u: unknown): u is ReadonlyArray<string> => Array.isArray(u) && u.every((term) => typeof term === "string"),
+  { expected: "an array of strings" }
+)
+const FiniteArray = Schema.declare(
+  (u: unknown): u is ReadonlyArray<number> => Array.isArray(u) && u.every((value) => typeof value === "number" && Number.isFinite(value)),
+  { expected: "an array of finite numbers" }
+)
+
 export const LsaModel = Schema.Struct({
   format: Schema.Literal(FORMAT),
   seed: Schema.Int,
   latentDimension: Schema.Int.check(Schema.isGreaterThan(0)),
   /** Analysed terms in code-unit order; a term's position is its row in `projection`. */
-  vocabulary: Schema.Array(Schema.String),
-  idf: Schema.Array(Schema.Finite),
+  vocabulary: StringArray,
+  idf: FiniteArray,
   /** Base64 of little-endian float32, `vocabulary.length × latentDimension`, row-major. */
   projection: Schema.String
 }).check(
@@ -295,8 +308,11 @@ export const encoder = (model: LsaModel): LsaEncoder => {
     id: "cairn/lsa",
     get version() {
       if (version === undefined) {
-        const content = `${model.format}|${model.seed}|${k}|${model.vocabulary.join("\u0000")}|${model.idf.join(",")}|${model.projection}`
-        const fingerprint = [hashString(content, 1), hashString(content, 2)].map((h) => h.toString(16).padStart(8, "0")).join("")
+        // The fingerprint of `${format}|${seed}|${k}|${vocabulary joined by NUL}|${idf joined by ,}|${projection}`.
+        const parts: Array<string> = [`${model.format}|${model.seed}|${k}|`]
+        model.vocabulary.forEach((term, i) => parts.push(i === 0 ? term : `\u0000${term}`))
+        parts.push("|", model.idf.join(","), "|", model.projection)
+        const fingerprint = hashParts2(parts, 1, 2).map((h) => h.toString(16).padStart(8, "0")).join("")
         version = `${FORMAT}/${k}/${fingerprint}`
       }
       return version
