@@ -66,6 +66,30 @@ describe("EmbedderSqlite", () => {
       assert.strictEqual(Lsa.encoder(small).rowOf("c"), 2)
     }))
 
+  it.effect("decodeModelBytes - the stored bytes decode as the text does, and what the text refuses the bytes refuse", () =>
+    Effect.gen(function*() {
+      const bytesOf = (text: string) => new TextEncoder().encode(text)
+      // A vocabulary past ASCII, and one that spells the projection key inside a term.
+      const odd = { ...MODEL, vocabulary: MODEL.vocabulary.map((term, i) => (i === 0 ? "検索" : i === 1 ? "\",\"projection\":\"" : term)).sort() }
+      // Keys in another order are another layout: decoded whole, to the same model.
+      const { projection, ...rest } = MODEL
+      for (const text of [Lsa.encodeModel(MODEL), Lsa.encodeModel(odd), JSON.stringify({ projection, ...rest })]) {
+        assert.deepStrictEqual(yield* Lsa.decodeModelBytes(bytesOf(text)), yield* Lsa.decodeModel(text))
+      }
+      const refused = [
+        Lsa.encodeModel({ ...MODEL, projection: `*${MODEL.projection.slice(1)}` }),
+        Lsa.encodeModel({ ...MODEL, projection: `${MODEL.projection.slice(0, -4)}A"AA` }),
+        Lsa.encodeModel(MODEL).slice(0, -10),
+        `${Lsa.encodeModel(MODEL).slice(0, -2)}","extra":"x"}`,
+        "{\"format\":\"nope\"}"
+      ]
+      for (const text of refused) {
+        const fromBytes = yield* Effect.result(Lsa.decodeModelBytes(bytesOf(text)))
+        const fromText = yield* Effect.result(Lsa.decodeModel(text))
+        assert.strictEqual(fromBytes._tag, fromText._tag, text.slice(-24))
+      }
+    }))
+
   it.effect("make - a model the file cannot restore fails as unavailable: none stored, an outside model, a missing or corrupt payload", () =>
     Effect.gen(function*() {
       const cases = [

@@ -11,16 +11,16 @@ import * as Lsa from "../../src/index/LatentSemanticEmbedder.ts"
 import { checked, Embedder, EmbedderError } from "../../src/ports/Embedder.ts"
 import { Database } from "./Database.ts"
 import type { VectorSpace } from "./VectorTable.ts"
-import { readSpace } from "./VectorTable.ts"
+import { readSpaceBytes } from "./VectorTable.ts"
 
 const unavailable = (embedder: string, detail: string) => new EmbedderError({ embedder, reason: "unavailable", index: -1, detail })
 
-const restore = (space: VectorSpace): Effect.Effect<TextEncoderModel, EmbedderError> => {
+const restore = (space: Omit<VectorSpace, "model">, model: Uint8Array | null): Effect.Effect<TextEncoderModel, EmbedderError> => {
   switch (space.modelId) {
     case "cairn/lsa":
-      return space.model === null
+      return model === null
         ? Effect.fail(unavailable(space.modelId, "the index does not store the model's data; rebuild the index"))
-        : Lsa.decodeModel(space.model).pipe(
+        : Lsa.decodeModelBytes(model).pipe(
           Effect.map(Lsa.encoder),
           Effect.mapError((error) => unavailable(space.modelId, `the stored model does not decode (${error.message}); rebuild the index`))
         )
@@ -34,11 +34,11 @@ const restore = (space: VectorSpace): Effect.Effect<TextEncoderModel, EmbedderEr
 export const make = Effect.gen(function*() {
   const { connection } = yield* Database
   const space = yield* Effect.try({
-    try: () => readSpace(connection),
+    try: () => readSpaceBytes(connection),
     catch: (error) => unavailable("cairn/sqlite", error instanceof Error ? error.message : String(error))
   })
   if (space === undefined) return yield* unavailable("cairn/sqlite", "the index holds no vectors; index with an embedder first")
-  const encoder = yield* restore(space)
+  const encoder = yield* restore(space, space.model)
   // A restored model that embeds differently from the one that wrote the vectors would mix spaces.
   if (encoder.version !== space.version || encoder.dimension !== space.dimension) {
     return yield* unavailable(space.modelId, `restored version ${encoder.version} (${encoder.dimension}) is not the stored ${space.version} (${space.dimension}); rebuild the index`)

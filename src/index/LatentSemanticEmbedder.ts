@@ -124,6 +124,44 @@ export const encodeModel = (model: LsaModel): string => JSON.stringify(model)
 /** Reads a model written by {@link encodeModel}; fails with a `SchemaError` on anything else. */
 export const decodeModel = Schema.decodeUnknownEffect(LsaModelJson)
 
+const decodeParsed = Schema.decodeUnknownEffect(LsaModel)
+const utf8 = new TextDecoder()
+/** `,"projection":"` in bytes: the last key {@link encodeModel} writes, never inside a JSON string (its quotes would be escaped). */
+const PROJECTION_KEY = new TextEncoder().encode(',"projection":"')
+const QUOTE = 0x22
+const CLOSE = 0x7d
+
+const indexOfKey = (bytes: Uint8Array): number => {
+  search: for (let i = 0; i + PROJECTION_KEY.length <= bytes.length; i++) {
+    for (let j = 0; j < PROJECTION_KEY.length; j++) if (bytes[i + j] !== PROJECTION_KEY[j]) continue search
+    return i
+  }
+  return -1
+}
+
+/**
+ * Reads a model from the UTF-8 bytes {@link encodeModel} wrote, as {@link decodeModel} reads its
+ * text, and to the same result. Most of those bytes are the projection's base64, so they are not
+ * made into one text with the vocabulary and parsed as JSON: the head is parsed, and the projection
+ * taken as the ASCII it is (a one-byte string, decoded natively). Bytes of any other layout are
+ * decoded whole.
+ */
+export const decodeModelBytes = (bytes: Uint8Array): Effect.Effect<LsaModel, Schema.SchemaError> => {
+  const key = indexOfKey(bytes)
+  const end = bytes.length - 2
+  if (key < 0 || end < key + PROJECTION_KEY.length || bytes[end] !== QUOTE || bytes[end + 1] !== CLOSE) return decodeModel(utf8.decode(bytes))
+  const projection = utf8.decode(bytes.subarray(key + PROJECTION_KEY.length, end))
+  let head: unknown
+  try {
+    head = JSON.parse(`${utf8.decode(bytes.subarray(0, key))}}`)
+  } catch {
+    return decodeModel(utf8.decode(bytes))
+  }
+  // A quote or backslash would have ended or escaped the string: let the whole text's parse say so.
+  if (projection.includes("\"") || projection.includes("\\") || typeof head !== "object" || head === null) return decodeModel(utf8.decode(bytes))
+  return decodeParsed({ ...head, projection })
+}
+
 const toBase64 = (values: Float32Array): string => {
   const bytes = new Uint8Array(values.length * 4)
   const view = new DataView(bytes.buffer)
