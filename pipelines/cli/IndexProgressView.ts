@@ -5,9 +5,7 @@
  * of fewer than `LONG_SCAN_FILES` files says nothing of itself: it ends before a line would help.
  */
 import type { IndexProgress } from "../indexRepository.ts"
-
-/** Scans with fewer files to analyse than this finish before a progress line would help. */
-export const LONG_SCAN_FILES = 1000
+import { LONG_SCAN_FILES } from "./Progress.ts"
 
 interface Step {
   /** Names the step; a new name starts a new line. */

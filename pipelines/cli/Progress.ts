@@ -5,9 +5,10 @@
 import { Effect, Stdio, Stream } from "effect"
 import type { Progress } from "../../src/discovery/Progress.ts"
 import type { Snapshot } from "../../src/domain/Snapshot.ts"
-import { type DiscoverOptions, discoverStream } from "../discover.ts"
-import { LONG_SCAN_FILES } from "./IndexProgressView.ts"
+import type { DiscoverOptions } from "../discover.ts"
 
+/** Scans with fewer files to analyse than this finish before a progress line would help. */
+export const LONG_SCAN_FILES = 1000
 
 /** Redraw a terminal line at most once per this many files. */
 const REDRAW_EVERY = 200
@@ -51,6 +52,8 @@ export const scanWithProgress = (options: DiscoverOptions) =>
   Effect.gen(function*() {
     const reporter = yield* makeReporter
     let result: Snapshot | undefined
+    // Discovery and its parsers load here, not with this module: `cairn index` reads LONG_SCAN_FILES.
+    const { discoverStream } = yield* Effect.promise(() => import("../discover.ts"))
     yield* discoverStream(options).pipe(
       Stream.runForEach((event) => {
         if (event._tag === "Completed") {
