@@ -11,11 +11,16 @@
  * file anyway (js-tiktoken's ranks, undici) stay external: they are resolved from node_modules as
  * usual, where the package's dependencies put them, rather than shipped twice. The library itself (`dist/src`, `dist/layers`, …) is
  * compiled by tsc and not bundled, so a service that imports cairn shares its copy of Effect.
+ * Beside the bundle goes cl100k's rank table, decoded once here (layers/tokens/Cl100kTable.ts), so
+ * the command reads it as bytes rather than loading and decoding js-tiktoken's listing on every call.
  */
 import * as esbuild from "esbuild"
 import { spawnSync } from "node:child_process"
 import { rmSync, writeFileSync } from "node:fs"
+import { createRequire } from "node:module"
 import { join } from "node:path"
+import * as Cl100kRanks from "../layers/tokens/Cl100kRanks.ts"
+import * as Cl100kTable from "../layers/tokens/Cl100kTable.ts"
 
 const repository = join(import.meta.dirname, "..")
 const outdir = join(repository, "dist", "cli")
@@ -61,6 +66,8 @@ const result = await esbuild.build({
   // CommonJS dependencies call require(); an ES module has none of its own.
   banner: { js: "import { createRequire as __cairnRequire } from \"node:module\"; const require = __cairnRequire(import.meta.url);" }
 })
+const listing = createRequire(import.meta.url)(Cl100kRanks.LISTING) as Cl100kRanks.CompressedRanks
+writeFileSync(join(outdir, Cl100kTable.FILE_NAME), Cl100kTable.write(Cl100kRanks.decodeArrays(listing), Cl100kRanks.listingBytes()))
 // What each bundled module imports, for a look at what a command loads (CAIRN_BUNDLE_META=file).
 if (process.env.CAIRN_BUNDLE_META !== undefined) writeFileSync(process.env.CAIRN_BUNDLE_META, JSON.stringify(result.metafile))
 const bytes = Object.values(result.metafile.outputs).reduce((sum, output) => sum + output.bytes, 0)

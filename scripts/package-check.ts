@@ -5,7 +5,8 @@
  *
  *   a. `cairn ask` answers from a small fixture repository, with plain Node (the one running this
  *      script, and Node 22.19, installed from the npm registry: no ExperimentalWarning either way);
- *      an older Node gets one line naming the version needed;
+ *      an older Node gets one line naming the version needed; it counts tokens from the build's
+ *      rank table, without loading js-tiktoken's listing;
  *   b. a strict NodeNext TypeScript consumer (lib es2022, exactOptionalPropertyTypes,
  *      skipLibCheck false) type-checks against the shipped declarations, compiles, and runs;
  *   c. the same consumer bundled by esbuild (ESM) runs, its worker threads found through the
@@ -68,7 +69,7 @@ const { app, tarball } = installed!
 const shipped = tarball.files.map((file) => file.path)
 const strays = shipped.filter((path) => (path.endsWith(".ts") && !path.endsWith(".d.ts")) || /(^|\/)(test|property-tests|bench|\.ci)\//.test(path) || path.includes(".test."))
 if (strays.length > 0) fail("tarball contents", `sources, tests or CI files in the tarball:\n${strays.slice(0, 20).join("\n")}`)
-for (const required of ["LICENSE", "README.md", "bin/cairn.js", "dist/cli/cairn.js", "dist/pipelines/index.js", "dist/pipelines/index.d.ts"]) {
+for (const required of ["LICENSE", "README.md", "bin/cairn.js", "dist/cli/cairn.js", "dist/cli/cl100k.table", "dist/pipelines/index.js", "dist/pipelines/index.d.ts"]) {
   if (!shipped.includes(required)) fail("tarball contents", `${required} is missing`)
 }
 ok(`tarball ${tarball.filename}: ${(tarball.size / 1024 / 1024).toFixed(2)} MB packed, ${(tarball.unpackedSize / 1024 / 1024).toFixed(2)} MB unpacked, ${tarball.entryCount} files`)
@@ -116,6 +117,15 @@ const nodeOf = (version: string): string => {
 
 const first = askWith(process.execPath, `Node ${process.versions.node}`)
 ok(`a. cairn ask on Node ${process.versions.node}: ${first.claims.length} claims, first ${first.claims[0]!.ref}, ${first.used_tokens}/${first.budget_tokens} tokens`)
+// The build's rank table stands in for js-tiktoken's listing, a 1 MB module every call would load.
+const loadedRecord = join(scratch, "loaded-modules.txt")
+run("cairn ask reads the prebuilt rank table", process.execPath, ["--import", join(repository, "test", "embedded", "loadedModules.mjs"), cairnBin, "ask", question, "--root", fixture, "--no-refresh", "--json"], {
+  cwd: app,
+  env: { ...process.env, CAIRN_LOADED_MODULES: loadedRecord }
+})
+const listings = readFileSync(loadedRecord, "utf8").split("\n").filter((url) => url.includes("js-tiktoken"))
+if (listings.length > 0) fail("cairn ask reads the prebuilt rank table", `it loaded ${listings.join(", ")}`)
+ok("a. cairn ask counts tokens from the prebuilt rank table (dist/cli/cl100k.table), not js-tiktoken's listing")
 const node22 = nodeOf("22.19.0")
 const second = askWith(node22, "Node 22.19.0")
 ok(`a. cairn ask on Node 22.19.0: ${second.claims.length} claims, no warning on stderr`)

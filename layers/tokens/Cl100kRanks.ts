@@ -1,11 +1,13 @@
 /**
- * cl100k_base's merge ranks, looked up by a stretch of bytes. The ranks ship with js-tiktoken as
- * base64 tokens; this decodes them once into one byte buffer and an open-addressing table over
- * FNV-1a hashes, so a lookup hashes and compares bytes in place and allocates nothing. Building it
- * costs a few tens of milliseconds, a fraction of starting either encoder, which matters because a
- * one-shot `cairn ask` pays it on every run.
+ * cl100k_base's merge ranks, looked up by a stretch of bytes: one byte buffer of every token's
+ * spelling and an open-addressing table over FNV-1a hashes, so a lookup hashes and compares bytes in
+ * place and allocates nothing. The ranks come from the table the build writes beside the command's
+ * bundle (Cl100kTable) when it is there and sound, else from js-tiktoken's listing, decoded here: a
+ * one-shot `cairn ask` pays for this on every run, and the listing is a 1 MB module to load.
  */
-import cl100k from "js-tiktoken/ranks/cl100k_base"
+import { readFileSync, statSync } from "node:fs"
+import { createRequire } from "node:module"
+import * as Cl100kTable from "./Cl100kTable.ts"
 
 export interface RankTable {
   /** The rank of the token spelt by `bytes[start, end)`, or -1 when no token is spelt so. */
@@ -16,6 +18,18 @@ export interface RankTable {
 export interface CompressedRanks {
   readonly bpe_ranks: string
 }
+
+/** The ranks as flat arrays, in listing order: what a table is built from and what the build writes. */
+export interface RankArrays {
+  /** Every token's bytes, one after another. */
+  readonly spelling: Uint8Array
+  /** Token `i` is spelt by `spelling[tokenStart[i], tokenStart[i + 1])`; one more entry than tokens. */
+  readonly tokenStart: Int32Array
+  readonly tokenRank: Int32Array
+}
+
+/** The listing js-tiktoken ships; its file's size is what a prebuilt table records of its source. */
+export const LISTING = "js-tiktoken/ranks/cl100k_base"
 
 const BASE64_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 const SEXTET = new Int8Array(128).fill(-1)
@@ -29,8 +43,8 @@ const hashOf = (bytes: Uint8Array, start: number, end: number): number => {
   return hash
 }
 
-/** Decode `ranks` into a table; throws on a malformed listing, which only a broken install could hold. */
-export const decode = (ranks: CompressedRanks): RankTable => {
+/** Decode a listing into arrays; throws on a malformed listing, which only a broken install could hold. */
+export const decodeArrays = (ranks: CompressedRanks): RankArrays => {
   const text = ranks.bpe_ranks
   // Every four base64 characters spell at most three bytes, so this bounds the decoded size.
   const spelling = new Uint8Array(Math.ceil(text.length * 0.75))
@@ -78,15 +92,17 @@ export const decode = (ranks: CompressedRanks): RankTable => {
     position = lineEnd + 1
   }
   starts.push(written)
+  return { spelling: spelling.subarray(0, written), tokenStart: Int32Array.from(starts), tokenRank: Int32Array.from(rankList) }
+}
 
-  const tokens = rankList.length
+/** The lookup over `arrays`. */
+export const tableOf = ({ spelling, tokenRank, tokenStart }: RankArrays): RankTable => {
+  const tokens = tokenRank.length
   let slots = 1
   while (slots < tokens * 2) slots *= 2
   const mask = slots - 1
   // Each slot holds a token's index plus one; zero is empty.
   const table = new Int32Array(slots)
-  const tokenStart = Int32Array.from(starts)
-  const tokenRank = Int32Array.from(rankList)
   for (let token = 0; token < tokens; token++) {
     let slot = hashOf(spelling, tokenStart[token]!, tokenStart[token + 1]!) & mask
     while (table[slot] !== 0) slot = (slot + 1) & mask
@@ -112,7 +128,32 @@ export const decode = (ranks: CompressedRanks): RankTable => {
   }
 }
 
+/** Decode `ranks` into a table; throws on a malformed listing, which only a broken install could hold. */
+export const decode = (ranks: CompressedRanks): RankTable => tableOf(decodeArrays(ranks))
+
+// Not named `require`: the command's bundle declares one of its own in every chunk.
+const resolveHere = createRequire(import.meta.url)
+
+/** The size in bytes of the installed listing's file, which a prebuilt table must have been built from. */
+export const listingBytes = (): number => statSync(resolveHere.resolve(LISTING)).size
+
+/** The arrays of the prebuilt table at `url`, or undefined when it is absent, damaged or built from another listing. */
+export const readTable = (url: URL): RankArrays | undefined => {
+  let bytes: Uint8Array
+  try {
+    bytes = readFileSync(url)
+  } catch {
+    // Only the command's bundle has a table beside it; the library and the sources decode the listing.
+    return undefined
+  }
+  return Cl100kTable.read(bytes, listingBytes())
+}
+
+/** The ranks from the table at `url` if it is sound, else decoded from the installed listing. */
+export const load = (url: URL): RankTable =>
+  tableOf(readTable(url) ?? decodeArrays(resolveHere(LISTING) as CompressedRanks))
+
 let shipped: RankTable | undefined
 
-/** The table of the ranks js-tiktoken ships, decoded on first use and kept for the process. */
-export const cl100kRanks = (): RankTable => (shipped ??= decode(cl100k))
+/** cl100k's ranks, loaded on first use and kept for the process. */
+export const cl100kRanks = (): RankTable => (shipped ??= load(new URL(Cl100kTable.FILE_NAME, import.meta.url)))

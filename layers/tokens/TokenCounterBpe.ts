@@ -10,7 +10,7 @@ import { Layer } from "effect"
 import { TokenCounter, type TokenCounterShape } from "../../src/ports/TokenCounter.ts"
 import { pieceEnd } from "../../src/retrieval/pieces.ts"
 import { bounded } from "../../src/retrieval/tokens.ts"
-import { cl100kRanks } from "./Cl100kRanks.ts"
+import { cl100kRanks, type RankTable } from "./Cl100kRanks.ts"
 
 const NO_MERGE = 0x7fffffff
 const utf8 = new TextEncoder()
@@ -21,8 +21,8 @@ let bytes = new Uint8Array(1024)
 let bounds = new Int32Array(1025)
 let pairRanks = new Int32Array(1024)
 
-/** Tokens of one pre-token piece: the number of parts left when no adjacent pair spells a token. */
-export const pieceTokens = (piece: string): number => {
+/** Tokens of one pre-token piece over `ranks`: the number of parts left when no adjacent pair spells a token. */
+export const pieceTokensIn = (ranks: RankTable, piece: string): number => {
   // A UTF-16 unit is at most three UTF-8 bytes (a surrogate pair, two units, is four).
   if (bytes.length < piece.length * 3) {
     bytes = new Uint8Array(piece.length * 3)
@@ -31,7 +31,6 @@ export const pieceTokens = (piece: string): number => {
   }
   const length = utf8.encodeInto(piece, bytes).written
   if (length <= 1) return length
-  const ranks = cl100kRanks()
   if (ranks.rankOf(bytes, 0, length) >= 0) return 1
 
   let parts = length
@@ -60,6 +59,9 @@ export const pieceTokens = (piece: string): number => {
     if (best > 0) pairRanks[best - 1] = mergeRank(best - 1)
   }
 }
+
+/** Tokens of one pre-token piece over cl100k's ranks. */
+export const pieceTokens = (piece: string): number => pieceTokensIn(cl100kRanks(), piece)
 
 /** The unguarded exact count; only for tests that compare against the guard. */
 export const exactCountUnsafe = (text: string): number => {
