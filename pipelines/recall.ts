@@ -14,18 +14,15 @@ import type { Gap } from "../src/domain/Gap.ts"
 import type { InvalidInput } from "../src/domain/InvalidInput.ts"
 import { decodeQuery, type Query } from "../src/domain/Query.ts"
 import { CandidateStore, type CandidateStoreError } from "../src/ports/CandidateStore.ts"
-import { Embedder } from "../src/ports/Embedder.ts"
 import { IndexHealth, type IndexHealthReading } from "../src/ports/IndexHealth.ts"
 import { LexicalIndex } from "../src/ports/LexicalIndex.ts"
 import { compile, type RetrievalFilter } from "../src/ports/RetrievalFilter.ts"
-import { VectorIndex, VectorIndexError } from "../src/ports/VectorIndex.ts"
-import { isContentless } from "../src/index/HashingEmbedder.ts"
-import { words } from "../src/index/Tokenizer.ts"
+import { VectorIndex } from "../src/ports/VectorIndex.ts"
 import { RetrievalConfig } from "../src/RetrievalConfig.ts"
 import { ScoreAdjustment } from "../src/retrieval/adjust.ts"
 import { canonicalityOf } from "../src/retrieval/canonicality.ts"
 import { GraphExpansion } from "../src/retrieval/expand.ts"
-import { Fusion, type RankedList } from "../src/retrieval/fuse.ts"
+import { Fusion } from "../src/retrieval/fuse.ts"
 import { IntentClassifier } from "../src/retrieval/intent.ts"
 import { Packer } from "../src/retrieval/pack.ts"
 import { ConflictDetector } from "../src/retrieval/conflicts.ts"
@@ -33,8 +30,9 @@ import { Dedup } from "../src/retrieval/dedup.ts"
 import { Diversity } from "../src/retrieval/diversity.ts"
 import { GapDetector } from "../src/retrieval/gaps.ts"
 import { RerankStage } from "../src/retrieval/rerank.ts"
-import { analysedStopwords, TitlePathChannel } from "../src/retrieval/titlePath.ts"
+import { analysedStopwords, type TitlePathChannel } from "../src/retrieval/titlePath.ts"
 import { neverSilent } from "./boundary.ts"
+import { firstPass, legGap } from "./legs.ts"
 import { checkedReading } from "./staleness.ts"
 
 /** Everything recall needs; the optional ports (Embedder, VectorIndex, Reranker, NoteSignals) are read if present. */
@@ -56,50 +54,12 @@ export type RecallServices =
 
 export type RecallError = InvalidInput | CandidateStoreError
 
-interface LegResult {
-  readonly name: string
-  readonly status: LegStatus
-  readonly list: RankedList | undefined
-  readonly detail?: string
-}
-
 /** The caller's filters as the legs read them. */
 export const toRetrievalFilter = (query: Query): RetrievalFilter => ({
   ...(query.filters.types === undefined ? {} : { types: query.filters.types }),
   ...(query.filters.since === undefined ? {} : { since: query.filters.since }),
   ...(query.filters.paths === undefined ? {} : { pathPrefixes: query.filters.paths }),
   ...(query.filters.includeSuperseded === undefined ? {} : { includeSuperseded: query.filters.includeSuperseded })
-})
-
-/**
- * Run one leg under the soft deadline. A leg with nothing to run is `skipped`; a failure or a
- * missed deadline is reported, never raised.
- */
-const runLeg = <E, R>(
-  name: string,
-  requested: number,
-  softTimeoutMs: number,
-  search: Option.Option<Effect.Effect<ReadonlyArray<ChunkId>, E, R>>
-): Effect.Effect<LegResult, never, R> => {
-  if (Option.isNone(search) || requested <= 0) return Effect.succeed({ name, status: "skipped", list: undefined })
-  return search.value.pipe(
-    Effect.timeoutOption(Duration.millis(softTimeoutMs)),
-    Effect.map((found): LegResult =>
-      Option.isNone(found)
-        ? { name, status: "timed_out", list: undefined }
-        : { name, status: found.value.length === 0 ? "empty" : "ok", list: { leg: name, ids: found.value, requested } }
-    ),
-    Effect.catch((error) =>
-      Effect.succeed<LegResult>({ name, status: "failed", list: undefined, detail: String((error as { message?: unknown }).message ?? error) })
-    )
-  )
-}
-
-const legGap = (leg: { readonly name: string; readonly status: LegStatus; readonly detail?: string | undefined }): Gap => ({
-  reason: "leg_failed",
-  text: leg.status === "timed_out"
-    ? `The ${leg.name} stage ran out of time; this pack is missing what it would have found.`
-    : `The ${leg.name} stage failed${leg.detail === undefined ? "" : ` (${leg.detail})`}; this pack is missing what it would have found.`
 })
 
 const describeFilters = (query: Query): string =>
@@ -148,7 +108,6 @@ export const recallTrace = Effect.fn("recallTrace")(function*(
 
   const intentClassifier = yield* IntentClassifier
   const fusion = yield* Fusion
-  const titlePath = yield* TitlePathChannel
   const expansion = yield* GraphExpansion
   const rerankStage = yield* RerankStage
   const adjustment = yield* ScoreAdjustment
@@ -160,7 +119,6 @@ export const recallTrace = Effect.fn("recallTrace")(function*(
   const lexical = yield* LexicalIndex
   const store = yield* CandidateStore
   const health = yield* IndexHealth
-  const embedder = yield* Effect.serviceOption(Embedder)
   const vectors = yield* Effect.serviceOption(VectorIndex)
 
   const reading = yield* checkedReading(health, now).pipe(
@@ -171,33 +129,7 @@ export const recallTrace = Effect.fn("recallTrace")(function*(
   const intent = yield* timedStage(timings, "intent", Effect.sync(() => intentClassifier.classify(query.text)))
   const stopwords = analysedStopwords(config.gapStopwords)
 
-  // A question with no words has nothing to embed: its vector would sit at cosine 0 from every
-  // chunk and rank the corpus arbitrarily. So has one whose every word the model never saw (its
-  // vector is the reserved axis alone). Likewise a hit at cosine 0 or below says nothing.
-  const hasWords = words(query.text).length > 0
-  const dense = Option.isSome(embedder) && Option.isSome(vectors) && hasWords
-    ? Option.some(Effect.gen(function*() {
-      const [vector] = yield* embedder.value.embed([query.text])
-      if (vector === undefined || isContentless(vector)) return []
-      const hits = yield* vectors.value.nearest(vector, config.denseLimit, filter)
-      return hits.filter((hit) => hit.score > 0).map((hit) => hit.id)
-    }))
-    // An index that cannot serve its vectors on this platform fails the leg in every pack, so each says so.
-    : Option.isNone(vectors) && reading.reading.denseUnavailable !== undefined
-    ? Option.some(Effect.fail(new VectorIndexError({ reason: "extension_missing", detail: reading.reading.denseUnavailable })))
-    : Option.none()
-
-  const legs = yield* timedStage(timings, "legs", Effect.all([
-    runLeg("lexical", config.lexicalLimit, config.softTimeoutMs, Option.some(
-      Effect.map(lexical.search(query.text, config.lexicalLimit, filter), (hits) => hits.map((hit) => hit.id))
-    )),
-    runLeg("dense", config.denseLimit, config.softTimeoutMs, dense),
-    runLeg("title_path", config.titlePathLimit, config.softTimeoutMs, Option.some(
-      Effect.map(store.notes(filter), (notes) =>
-        titlePath.name(query.text, notes, { titlePathLimit: config.titlePathLimit, titlePathMinScore: config.titlePathMinScore, stopwords })
-          .map((named) => named.chunk))
-    ))
-  ], { concurrency: "unbounded" }))
+  const legs = yield* timedStage(timings, "legs", firstPass(query.text, filter, { ...config, stopwords }, reading.reading))
 
   const fused = yield* timedStage(timings, "fuse", Effect.sync(() => fusion.fuse(
     legs.flatMap((leg) => (leg.list === undefined ? [] : [leg.list])),
