@@ -51,6 +51,7 @@ export type EmbeddedServices =
   | IndexHealth
   | IndexWriter.IndexWriter
   | Database.Database
+  | TokenCounter
 
 /** Vectors and the embedder that wrote them, or nothing when the index holds none. */
 const dense = Layer.merge(VectorIndexSqlite.layer, EmbedderSqlite.layer).pipe(

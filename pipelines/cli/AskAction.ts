@@ -1,27 +1,11 @@
 /** What `cairn ask` does (its flags are declared in AskCommand.ts, so this module loads only when it runs). */
 import type { AskInput } from "./AskCommand.ts"
-import { Console, Effect, Layer, Option, Schema, Stdio, Stream } from "effect"
+import { Console, Effect } from "effect"
 import * as ContextPack from "../../src/domain/ContextPack.ts"
 import { FACTORS, type ScoreComponents } from "../../src/domain/ScoreComponents.ts"
-import * as Embedded from "../../layers/Embedded.ts"
 import { recall } from "../recall.ts"
-import { countChanges, reportingChanges } from "../staleness.ts"
 import * as RepositoryConfig from "../repositoryConfig.ts"
-import { runIndex } from "./IndexAction.ts"
-
-export class NoQuestion extends Schema.TaggedError<NoQuestion>()("NoQuestion", {}) {
-  override get message(): string {
-    return "no question: pass one as an argument, or pipe it on standard input"
-  }
-}
-
-const readStdin = Effect.gen(function*() {
-  const stdio = yield* Stdio.Stdio
-  // Waiting on a terminal for input nobody knows to type would look like a hang.
-  if (yield* stdio.stdinIsTerminal) return yield* new NoQuestion()
-  const chunks = yield* Stream.runCollect(stdio.stdin)
-  return new TextDecoder().decode(Buffer.concat(chunks.map((c) => Buffer.from(c)))).trim()
-})
+import { answering, questionFrom } from "./Answering.ts"
 
 const significant = (x: number): number => Number(x.toPrecision(4))
 
@@ -64,21 +48,13 @@ export const renderText = (pack: ContextPack.ContextPack): string => {
 export const run = Effect.fn("cli.ask")(function*({ budget, explain, json, noRefresh, question, root, scope }: AskInput) {
   // The settings first: a bad file is reported before anything waits on standard input.
   const config = yield* RepositoryConfig.read(root)
-  const text = Option.isSome(question) && question.value !== "-" ? question.value : yield* readStdin
-  if (!noRefresh) yield* runIndex(root, false, config)
-  // Answering from the index as it is: say how many files it has not seen.
-  const filesChanged = noRefresh ? yield* countChanges(root, config.discovery) : 0
+  const text = yield* questionFrom(question)
+  const index = yield* answering(root, noRefresh, config)
   const pack = yield* recall({
     text,
     budgetTokens: budget,
     explain,
     ...(scope.length > 0 ? { filters: { paths: scope } } : {})
-  }).pipe(Effect.provide(reportingChanges(filesChanged).pipe(
-    Layer.provideMerge(Embedded.embedded({
-      root,
-      ...(noRefresh ? { readOnly: true } : {}),
-      ...(config.retrieval === undefined ? {} : { config: config.retrieval })
-    }))
-  )))
+  }).pipe(Effect.provide(index))
   yield* Console.log(json ? ContextPack.serialise(pack) : renderText(pack))
 })

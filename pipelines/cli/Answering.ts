@@ -1,0 +1,43 @@
+/**
+ * How the one-shot commands that answer (`ask`, `search`, `lookup`) reach the index: refresh it
+ * first (only what changed), or, with `--no-refresh`, open it for reading alone and count the files
+ * it has not seen, so the answer says how stale it is.
+ */
+import { Effect, Layer, Option, Schema, Stdio, Stream } from "effect"
+import * as Embedded from "../../layers/Embedded.ts"
+import { countChanges, reportingChanges } from "../staleness.ts"
+import type * as RepositoryConfig from "../repositoryConfig.ts"
+import { runIndex } from "./IndexAction.ts"
+
+export class NoQuestion extends Schema.TaggedError<NoQuestion>()("NoQuestion", {}) {
+  override get message(): string {
+    return "no question: pass one as an argument, or pipe it on standard input"
+  }
+}
+
+const readStdin = Effect.gen(function*() {
+  const stdio = yield* Stdio.Stdio
+  // Waiting on a terminal for input nobody knows to type would look like a hang.
+  if (yield* stdio.stdinIsTerminal) return yield* new NoQuestion()
+  const chunks = yield* Stream.runCollect(stdio.stdin)
+  return new TextDecoder().decode(Buffer.concat(chunks.map((c) => Buffer.from(c)))).trim()
+})
+
+/** The argument, or standard input when it is absent or `-`, so agents can pipe. */
+export const questionFrom = (argument: Option.Option<string>) =>
+  Option.isSome(argument) && argument.value !== "-" ? Effect.succeed(argument.value) : readStdin
+
+
+export const answering = (root: string, noRefresh: boolean, config: RepositoryConfig.RepositoryConfig) =>
+  Effect.gen(function*() {
+    if (!noRefresh) yield* runIndex(root, false, config)
+    // Answering from the index as it is: say how many files it has not seen.
+    const filesChanged = noRefresh ? yield* countChanges(root, config.discovery) : 0
+    return reportingChanges(filesChanged).pipe(
+      Layer.provideMerge(Embedded.embedded({
+        root,
+        ...(noRefresh ? { readOnly: true } : {}),
+        ...(config.retrieval === undefined ? {} : { config: config.retrieval })
+      }))
+    )
+  })

@@ -1,0 +1,224 @@
+/**
+ * Search: a ranked list an agent can page, where recall gives a pack. The same first-pass legs as
+ * recall, asked deeper and fused by RRF into one ranking of chunks; files (a module or a document),
+ * chunks and symbols are read off that ranking in its order, so `kinds` filters after ranking and
+ * never reorders, and a filtered page is still full. One payload for `cairn search --json` and the
+ * MCP `search` tool.
+ */
+import { Clock, Effect, Schema } from "effect"
+import type { Chunk } from "../src/domain/Chunk.ts"
+import type { LegStatus } from "../src/domain/ContextPack.ts"
+import { NoteType } from "../src/domain/Chunk.ts"
+import { fromSchemaError, InvalidInput } from "../src/domain/InvalidInput.ts"
+import { CandidateStore, type CandidateStoreError } from "../src/ports/CandidateStore.ts"
+import { IndexHealth, type IndexHealthReading } from "../src/ports/IndexHealth.ts"
+import { compile, type RetrievalFilter } from "../src/ports/RetrievalFilter.ts"
+import { terms } from "../src/index/Tokenizer.ts"
+import { RetrievalConfig } from "../src/RetrievalConfig.ts"
+import { Fusion } from "../src/retrieval/fuse.ts"
+import { analysedStopwords } from "../src/retrieval/titlePath.ts"
+import type { RecallServices } from "./recall.ts"
+import { firstPass, legGap } from "./legs.ts"
+import { checkedReading } from "./staleness.ts"
+
+/** Deepest an agent may page: `offset + limit`. */
+export const MAX_SEARCH_DEPTH = 200
+/** Chunks asked of each leg per result wanted: a file is often found through several of its chunks. */
+const CHUNKS_PER_RESULT = 4
+const MAX_LEG_DEPTH = 1_000
+const EXCERPT_LINES = 3
+const EXCERPT_LINE_CHARS = 160
+
+export const SearchKind = Schema.Literals(["module", "document", "chunk", "symbol"]).annotate({
+  description: "module: a source file; document: a Markdown file; chunk: one section or declaration; symbol: a declared name"
+})
+export type SearchKind = typeof SearchKind.Type
+
+/** Files: what an agent opens. */
+export const DEFAULT_KINDS: ReadonlyArray<SearchKind> = ["module", "document"]
+
+export const SearchRequest = Schema.Struct({
+  query: Schema.String.annotate({ description: "What to look for: words, identifiers, a path or a question" }),
+  kinds: Schema.optionalKey(Schema.Array(SearchKind).annotate({ description: "Result kinds, default files (module and document)" })),
+  scope: Schema.optionalKey(Schema.Array(Schema.String).annotate({ description: "Only files under these repository-relative path prefixes" })),
+  types: Schema.optionalKey(Schema.Array(NoteType).annotate({ description: "Only these note types (code, decision, convention, state, reference, note)" })),
+  limit: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: MAX_SEARCH_DEPTH })).annotate({ description: "Results per page, 1 to 200 (default 10)" })),
+  offset: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: MAX_SEARCH_DEPTH - 1 })).annotate({ description: "Results to skip; offset + limit is at most 200" })),
+  explain: Schema.optionalKey(Schema.Boolean.annotate({ description: "Add each result's score components: its rank in every leg and the fused score" }))
+})
+export type SearchRequest = typeof SearchRequest.Type
+
+export const SearchComponents = Schema.Struct({
+  /** The fused reciprocal-rank score of the result's best chunk. */
+  rrf: Schema.Finite,
+  /** 1-based rank of that chunk in each leg that returned it. */
+  ranks: Schema.Record(Schema.String, Schema.Int)
+})
+
+export const SearchResult = Schema.Struct({
+  kind: SearchKind,
+  path: Schema.String,
+  /** 1-based inclusive lines of the best-ranked chunk (the declaration for a symbol). */
+  lineStart: Schema.Int,
+  lineEnd: Schema.Int,
+  title: Schema.String,
+  /** The chunk id (`path#blockId`) the result was ranked by: `lookup` and `ask` accept it. */
+  chunk: Schema.String,
+  /** The declared name, for a symbol. */
+  symbol: Schema.optionalKey(Schema.String),
+  /** Up to three lines of the chunk that hold the query's words, `line: text`. */
+  excerpt: Schema.String,
+  /** Four significant digits of `components.rrf`; only the order among results means anything. */
+  score: Schema.Finite,
+  components: Schema.optionalKey(SearchComponents)
+})
+export type SearchResult = typeof SearchResult.Type
+
+export const SearchResponse = Schema.Struct({
+  query: Schema.String,
+  kinds: Schema.Array(SearchKind),
+  offset: Schema.Int,
+  limit: Schema.Int,
+  /** Results of these kinds in the ranking, up to the depth searched (`offset + limit` or more). */
+  total: Schema.Int,
+  results: Schema.Array(SearchResult),
+  legs: Schema.Array(Schema.Struct({ name: Schema.String, status: Schema.String, hits: Schema.Int })),
+  /** A leg that failed or ran out of time: the ranking is missing what it would have found. */
+  gaps: Schema.Array(Schema.String),
+  indexHealth: Schema.Struct({
+    embeddingCoverage: Schema.Finite,
+    lagSeconds: Schema.Finite,
+    filesChanged: Schema.optionalKey(Schema.Int)
+  })
+})
+export type SearchResponse = typeof SearchResponse.Type
+
+const decodeStrict = Schema.decodeUnknownEffect(SearchRequest)
+
+export const decodeSearch = (input: unknown): Effect.Effect<SearchRequest, InvalidInput> =>
+  decodeStrict(input, { onExcessProperty: "error" }).pipe(Effect.mapError((error) => fromSchemaError("search", error)))
+
+const significant = (x: number): number => Number(x.toPrecision(4))
+
+/** The lines of a chunk's body that hold the most query terms, in line order, numbered. */
+export const excerptOf = (chunk: Chunk, queryTerms: ReadonlySet<string>): string => {
+  // The first line of a chunk's text is its `{title} > {heading path}` header, not a source line.
+  const body = chunk.text.split("\n").slice(1)
+  const scored = body.map((line, i) => {
+    let hits = 0
+    if (queryTerms.size > 0 && line.trim() !== "") for (const term of new Set(terms(line))) if (queryTerms.has(term)) hits++
+    return { i, line, hits }
+  })
+  const matching = scored.filter((s) => s.hits > 0).sort((a, b) => b.hits - a.hits || a.i - b.i).slice(0, EXCERPT_LINES)
+  const chosen = matching.length > 0 ? matching : scored.filter((s) => s.line.trim() !== "").slice(0, 1)
+  return chosen
+    .sort((a, b) => a.i - b.i)
+    .map(({ i, line }) => {
+      const text = line.trim()
+      const cut = text.length > EXCERPT_LINE_CHARS ? `${text.slice(0, EXCERPT_LINE_CHARS - 1)}…` : text
+      return `${Math.min(chunk.lineStart + i, chunk.lineEnd)}: ${cut}`
+    })
+    .join("\n")
+}
+
+const toFilter = (request: SearchRequest): RetrievalFilter => ({
+  ...(request.scope === undefined || request.scope.length === 0 ? {} : { pathPrefixes: request.scope }),
+  ...(request.types === undefined ? {} : { types: request.types })
+})
+
+interface Ranked {
+  readonly chunk: Chunk
+  readonly rrf: number
+  readonly ranks: Readonly<Record<string, number>>
+}
+
+/** Every result of `kinds` the ranking holds, in its order: a file at its best chunk, a symbol at its declaring chunk. */
+const resultsOf = (ranked: ReadonlyArray<Ranked>, kinds: ReadonlySet<SearchKind>) => {
+  const out: Array<{ readonly kind: SearchKind; readonly entry: Ranked; readonly symbol?: string }> = []
+  const seenFiles = new Set<string>()
+  const seenSymbols = new Set<string>()
+  for (const entry of ranked) {
+    const fileKind: SearchKind = entry.chunk.noteType === "code" ? "module" : "document"
+    if (kinds.has(fileKind) && !seenFiles.has(entry.chunk.path)) {
+      seenFiles.add(entry.chunk.path)
+      out.push({ kind: fileKind, entry })
+    }
+    if (kinds.has("chunk")) out.push({ kind: "chunk", entry })
+    if (kinds.has("symbol")) {
+      for (const symbol of entry.chunk.symbols) {
+        const key = `${entry.chunk.path}\u0000${symbol}`
+        if (seenSymbols.has(key)) continue
+        seenSymbols.add(key)
+        out.push({ kind: "symbol", entry, symbol })
+      }
+    }
+  }
+  return out
+}
+
+export const search = Effect.fn("search")(function*(
+  input: unknown
+): Effect.fn.Return<SearchResponse, InvalidInput | CandidateStoreError, RecallServices> {
+  const request = yield* decodeSearch(input)
+  const offset = request.offset ?? 0
+  const limit = request.limit ?? 10
+  if (offset + limit > MAX_SEARCH_DEPTH) {
+    return yield* new InvalidInput({ subject: "search", field: "offset", detail: `offset + limit must be at most ${MAX_SEARCH_DEPTH}, got ${offset + limit}` })
+  }
+  const kinds = request.kinds === undefined || request.kinds.length === 0 ? DEFAULT_KINDS : [...new Set(request.kinds)].sort()
+  // The one clock read, for the index's lag.
+  const now = yield* Clock.currentTimeMillis
+  const config = yield* RetrievalConfig
+  const fusion = yield* Fusion
+  const store = yield* CandidateStore
+  const health = yield* IndexHealth
+  const reading = yield* checkedReading(health, now).pipe(
+    Effect.catch(() => Effect.succeed<IndexHealthReading>({ embeddingCoverage: 0, lagSeconds: 0 }))
+  )
+  const depth = Math.min(MAX_LEG_DEPTH, Math.max(config.lexicalLimit, (offset + limit) * CHUNKS_PER_RESULT))
+  const filter = toFilter(request)
+  const legs = yield* firstPass(request.query, filter, {
+    lexicalLimit: depth,
+    denseLimit: depth,
+    titlePathLimit: Math.max(config.titlePathLimit, offset + limit),
+    titlePathMinScore: config.titlePathMinScore,
+    softTimeoutMs: config.softTimeoutMs,
+    stopwords: analysedStopwords(config.gapStopwords)
+  }, reading)
+  const fused = fusion.fuse(legs.flatMap((leg) => (leg.list === undefined ? [] : [leg.list])), { ...config, fusedLimit: Number.MAX_SAFE_INTEGER })
+  const chunks = yield* store.get(fused.map((entry) => entry.id))
+  // The filter again in memory, so a leg that filters loosely leaks nothing; link lists name, never answer.
+  const passes = compile(filter)
+  const ranked = chunks.flatMap((chunk, i) =>
+    passes(chunk) && !chunk.isLinkList ? [{ chunk, rrf: fused[i]!.rrf, ranks: fused[i]!.ranks }] : []
+  )
+  const all = resultsOf(ranked, new Set(kinds))
+  const queryTerms = new Set(terms(request.query))
+  const results = all.slice(offset, offset + limit).map(({ entry, kind, symbol }): SearchResult => ({
+    kind,
+    path: entry.chunk.path,
+    lineStart: entry.chunk.lineStart,
+    lineEnd: entry.chunk.lineEnd,
+    title: entry.chunk.title,
+    chunk: entry.chunk.id,
+    ...(symbol === undefined ? {} : { symbol }),
+    excerpt: excerptOf(entry.chunk, queryTerms),
+    score: significant(entry.rrf),
+    ...(request.explain === true ? { components: { rrf: entry.rrf, ranks: entry.ranks } } : {})
+  }))
+  return {
+    query: request.query,
+    kinds,
+    offset,
+    limit,
+    total: all.length,
+    results,
+    legs: legs.map((leg) => ({ name: leg.name, status: leg.status satisfies LegStatus, hits: leg.list?.ids.length ?? 0 })),
+    gaps: legs.filter((leg) => leg.status === "failed" || leg.status === "timed_out").map((leg) => legGap(leg).text),
+    indexHealth: {
+      embeddingCoverage: reading.embeddingCoverage,
+      lagSeconds: reading.lagSeconds,
+      ...(reading.filesChanged === undefined ? {} : { filesChanged: reading.filesChanged })
+    }
+  }
+})

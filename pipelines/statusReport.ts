@@ -1,0 +1,62 @@
+/**
+ * What `cairn status --json` prints and the MCP `status` tool returns (the server adds how its
+ * refreshes went): the index's manifest, the files changed since the build, and what would make
+ * the next `cairn index` rebuild.
+ */
+import { Effect } from "effect"
+import * as Database from "../layers/sqlite/Database.ts"
+import { IndexWriter } from "../layers/sqlite/IndexWriter.ts"
+import * as ChunkingConfig from "../src/index/chunk/ChunkingConfig.ts"
+import { indexLayer, pendingChanges, type PendingChanges } from "./indexRepository.ts"
+import * as RepositoryConfig from "./repositoryConfig.ts"
+
+interface ManifestRow {
+  readonly snapshot_hash: string
+  readonly built_at: string
+  readonly chunk_count: number
+  readonly embedded_count: number
+  readonly embedder_id: string | null
+  readonly embedder_version: string | null
+}
+
+export interface StatusReport {
+  readonly index: string
+  readonly built: boolean
+  readonly builtAt: string | null
+  readonly ageSeconds: number | null
+  readonly chunks: number
+  readonly embedded: number
+  readonly embedder: string | null
+  readonly snapshotHash: string | null
+  /** Why the dense leg is off on this machine (sqlite-vec would not load), or null. */
+  readonly vectorsUnavailable: string | null
+  readonly stale: PendingChanges
+  /** Built under other chunking settings than cairn.config.json names: the next index rebuilds it. */
+  readonly chunkingChanged: boolean
+}
+
+export const statusReport = (root: string, now: number) =>
+  Effect.gen(function*() {
+    const config = yield* RepositoryConfig.read(root)
+    const result = yield* Effect.gen(function*() {
+      const { connection, vectorsUnavailable } = yield* Database.Database
+      const manifest = connection.prepare("SELECT * FROM manifest WHERE key = 1").get() as ManifestRow | undefined
+      const pending = yield* pendingChanges({ root, ...(config.discovery === undefined ? {} : { discovery: config.discovery }) })
+      const builtUnder = yield* (yield* IndexWriter).builtUnder
+      return { manifest, pending, builtUnder, vectorsUnavailable }
+    }).pipe(Effect.provide(indexLayer(root)))
+    const m = result.manifest
+    return {
+      index: Database.defaultPath(root),
+      built: m !== undefined,
+      builtAt: m?.built_at ?? null,
+      ageSeconds: m === undefined ? null : Math.max(0, Math.round((now - Date.parse(m.built_at)) / 1000)),
+      chunks: m === undefined ? 0 : Number(m.chunk_count),
+      embedded: m === undefined ? 0 : Number(m.embedded_count),
+      embedder: m?.embedder_id === null || m === undefined ? null : m.embedder_version ?? m.embedder_id,
+      snapshotHash: m?.snapshot_hash ?? null,
+      vectorsUnavailable: result.vectorsUnavailable ?? null,
+      stale: result.pending,
+      chunkingChanged: result.builtUnder !== undefined && result.builtUnder !== ChunkingConfig.fingerprint(config.chunking ?? {})
+    } satisfies StatusReport
+  })
