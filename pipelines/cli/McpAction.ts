@@ -1,0 +1,21 @@
+/** What `cairn mcp` does (its flags are declared in McpCommand.ts, so this module loads only when it runs). */
+import type { McpInput } from "./McpCommand.ts"
+import { Effect, Layer, Option } from "effect"
+import * as Server from "../mcp/Server.ts"
+import * as RepositoryConfig from "../repositoryConfig.ts"
+import { VERSION } from "./Version.ts"
+
+export const run = Effect.fn("cli.mcp")(function*({ host, http, poll, root, waitMs }: McpInput) {
+  const config = yield* RepositoryConfig.read(root)
+  if (Option.isSome(http)) process.stderr.write(`cairn mcp: serving ${root} at http://${host}:${http.value}/mcp\n`)
+  yield* Layer.launch(Server.layer({
+    root,
+    config,
+    version: VERSION,
+    http: Option.isSome(http) ? { port: http.value, host } : undefined,
+    refreshWaitMs: Math.max(0, waitMs),
+    debounceMs: 100,
+    watch: poll ? "poll" : "auto",
+    pollMs: 2_000
+  }))
+})
