@@ -6,13 +6,16 @@
  * drops the entity or the evidence paths and hashes. One payload for `cairn lookup --json` and the
  * MCP `lookup` tool.
  */
-import { Effect, Schema } from "effect"
+import { Clock, Effect, Schema } from "effect"
 import type { Entity, Relation, Snapshot } from "../src/domain/Snapshot.ts"
 import { BudgetTokens } from "../src/domain/Query.ts"
 import { fromSchemaError, InvalidInput } from "../src/domain/InvalidInput.ts"
 import { CandidateStore, type CandidateStoreError } from "../src/ports/CandidateStore.ts"
+import { IndexHealth, type IndexHealthReading } from "../src/ports/IndexHealth.ts"
 import { TokenCounter } from "../src/ports/TokenCounter.ts"
 import { canonicality } from "../src/graph/Canonicality.ts"
+import { HealthView, healthView } from "./search.ts"
+import { checkedReading } from "./staleness.ts"
 
 export const MAX_LOOKUP_DEPTH = 3
 /** Neighbours kept per relation kind: a hub module's importers would otherwise be the whole payload. */
@@ -109,6 +112,8 @@ export const LookupResponse = Schema.Struct({
   evidence: Schema.Array(EvidenceItem),
   /** Other entities the symbol or path named, when it named more than one. */
   alternatives: Schema.Array(Schema.String),
+  /** How far the index answering is behind the files, as a pack reports it. */
+  indexHealth: HealthView,
   budget: Schema.optionalKey(LookupBudget)
 })
 export type LookupResponse = typeof LookupResponse.Type
@@ -266,7 +271,7 @@ const moduleSummary = (excerpt: string | undefined): string | undefined => {
 }
 
 /** The entity, its neighbours, documents and evidence, before any budget. */
-export const describe = Effect.fn("lookup.describe")(function*(snapshot: Snapshot, request: LookupRequest) {
+export const describe = Effect.fn("lookup.describe")(function*(snapshot: Snapshot, request: LookupRequest, reading: IndexHealthReading) {
   const view = viewOf(snapshot)
   const { alternatives, entity } = yield* resolve(view, request)
   const depth = request.depth ?? 1
@@ -327,7 +332,8 @@ export const describe = Effect.fn("lookup.describe")(function*(snapshot: Snapsho
     neighbours: neighboursOf(view, entity.id, depth),
     documents,
     evidence,
-    alternatives
+    alternatives,
+    indexHealth: healthView(reading)
   } satisfies LookupResponse
 })
 
@@ -396,7 +402,8 @@ export const fitToBudget = (
       tokens: { total, core, sections },
       fits: total <= budgetTokens,
       order: [...DROP_ORDER],
-      kept: present.filter((section) => !dropped.includes(section)),
+      // Dropping one section can empty another (the documents carry summaries): kept is what is left.
+      kept: present.filter((section) => !dropped.includes(section) && has(current, section)),
       dropped,
       tokenMethod: counter.exact ? "cl100k" : "approximate"
     }
@@ -406,9 +413,14 @@ export const fitToBudget = (
 export const lookup = Effect.fn("lookup")(function*(
   input: unknown,
   snapshot: Snapshot
-): Effect.fn.Return<LookupResponse, InvalidInput | LookupNotFound | CandidateStoreError, CandidateStore | TokenCounter> {
+): Effect.fn.Return<LookupResponse, InvalidInput | LookupNotFound | CandidateStoreError, CandidateStore | TokenCounter | IndexHealth> {
   const request = yield* decodeLookup(input)
-  const described = yield* describe(snapshot, request)
+  // The one clock read, for the index's lag.
+  const now = yield* Clock.currentTimeMillis
+  const reading = yield* checkedReading(yield* IndexHealth, now).pipe(
+    Effect.catch(() => Effect.succeed<IndexHealthReading>({ embeddingCoverage: 0, lagSeconds: 0 }))
+  )
+  const described = yield* describe(snapshot, request, reading)
   if (request.budgetTokens === undefined) return described
   const counter = yield* TokenCounter
   return fitToBudget(described, request.budgetTokens, counter)

@@ -48,6 +48,19 @@ export const SearchRequest = Schema.Struct({
 })
 export type SearchRequest = typeof SearchRequest.Type
 
+/** How far the index answering is behind the files, as a pack reports it (camelCase). */
+export const HealthView = Schema.Struct({
+  embeddingCoverage: Schema.Finite,
+  lagSeconds: Schema.Finite,
+  filesChanged: Schema.optionalKey(Schema.Int)
+})
+
+export const healthView = (reading: IndexHealthReading): typeof HealthView.Type => ({
+  embeddingCoverage: reading.embeddingCoverage,
+  lagSeconds: reading.lagSeconds,
+  ...(reading.filesChanged === undefined ? {} : { filesChanged: reading.filesChanged })
+})
+
 export const SearchComponents = Schema.Struct({
   /** The fused reciprocal-rank score of the result's best chunk. */
   rrf: Schema.Finite,
@@ -85,11 +98,7 @@ export const SearchResponse = Schema.Struct({
   legs: Schema.Array(Schema.Struct({ name: Schema.String, status: Schema.String, hits: Schema.Int })),
   /** A leg that failed or ran out of time: the ranking is missing what it would have found. */
   gaps: Schema.Array(Schema.String),
-  indexHealth: Schema.Struct({
-    embeddingCoverage: Schema.Finite,
-    lagSeconds: Schema.Finite,
-    filesChanged: Schema.optionalKey(Schema.Int)
-  })
+  indexHealth: HealthView
 })
 export type SearchResponse = typeof SearchResponse.Type
 
@@ -215,10 +224,6 @@ export const search = Effect.fn("search")(function*(
     results,
     legs: legs.map((leg) => ({ name: leg.name, status: leg.status satisfies LegStatus, hits: leg.list?.ids.length ?? 0 })),
     gaps: legs.filter((leg) => leg.status === "failed" || leg.status === "timed_out").map((leg) => legGap(leg).text),
-    indexHealth: {
-      embeddingCoverage: reading.embeddingCoverage,
-      lagSeconds: reading.lagSeconds,
-      ...(reading.filesChanged === undefined ? {} : { filesChanged: reading.filesChanged })
-    }
+    indexHealth: healthView(reading)
   }
 })

@@ -35,12 +35,15 @@ export const reportingChanges = (filesChanged: number | (() => number | undefine
     })
   }))
 
-/** How many files differ from the index, read-only: the index file is opened for reading alone. */
-export const countChanges = (root: string, discovery?: Partial<DiscoveryConfig>) =>
-  pendingChanges({ root, ...(discovery === undefined ? {} : { discovery }) }).pipe(
-    Effect.map(changedCount),
-    Effect.provide(IndexWriterLayer.layer.pipe(Layer.provide(Database.layer({ path: Database.defaultPath(root), readOnly: true }))))
+/** The files that differ from the index, read-only: the index file is opened for reading alone. */
+export const changesUnder = (options: { readonly root: string; readonly discovery?: Partial<DiscoveryConfig> }) =>
+  pendingChanges(options).pipe(
+    Effect.provide(IndexWriterLayer.layer.pipe(Layer.provide(Database.layer({ path: Database.defaultPath(options.root), readOnly: true }))))
   )
+
+/** How many files differ from the index, read-only. */
+export const countChanges = (root: string, discovery?: Partial<DiscoveryConfig>) =>
+  changesUnder({ root, ...(discovery === undefined ? {} : { discovery }) }).pipe(Effect.map(changedCount))
 
 /** The count under `root` against the index `writer` reads, by the repository's own discovery settings. */
 const countUnder = (root: string) =>

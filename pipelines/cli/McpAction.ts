@@ -8,7 +8,7 @@ import { VERSION } from "./Version.ts"
 export const run = Effect.fn("cli.mcp")(function*({ host, http, poll, root, waitMs }: McpInput) {
   const config = yield* RepositoryConfig.read(root)
   if (Option.isSome(http)) process.stderr.write(`cairn mcp: serving ${root} at http://${host}:${http.value}/mcp\n`)
-  yield* Layer.launch(Server.layer({
+  const served = Layer.launch(Server.layer({
     root,
     config,
     version: VERSION,
@@ -18,4 +18,11 @@ export const run = Effect.fn("cli.mcp")(function*({ host, http, poll, root, wait
     watch: poll ? "poll" : "auto",
     pollMs: 2_000
   }))
+  // Over stdio the client owns the process: when it closes our input, the session is over (the
+  // index's files are brought up to date on the way out).
+  const clientGone = Effect.callback<void>((resume) => {
+    process.stdin.once("end", () => resume(Effect.void))
+    process.stdin.once("close", () => resume(Effect.void))
+  })
+  yield* Option.isSome(http) ? served : Effect.raceFirst(served, clientGone)
 })

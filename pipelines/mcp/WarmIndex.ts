@@ -20,6 +20,7 @@ import { committedSnapshot } from "../committedSnapshot.ts"
 import * as IndexMemory from "../indexMemory.ts"
 import { indexLayer, indexRepository, saveIndexMemory } from "../indexRepository.ts"
 import type * as RepositoryConfig from "../repositoryConfig.ts"
+import { search } from "../search.ts"
 import { reportingChanges } from "../staleness.ts"
 
 export interface Generation {
@@ -117,6 +118,9 @@ export const layer = (options: WarmOptions): Layer.Layer<WarmIndex> =>
           }))),
           scope
         ).pipe(Effect.onError(() => Scope.close(scope, Exit.void)))
+        // One question before any reader's: the first search over a new connection pays for its
+        // caches and the legs' compilation, and no agent should be the one to pay it.
+        yield* search({ query: "index warm-up", limit: 1 }).pipe(Effect.provide(built), Effect.ignore)
         return { context: built, snapshot, scope, readers: 0, retired: false } satisfies Held
       })
 

@@ -5,7 +5,7 @@
  */
 import { watch } from "node:fs"
 import { Duration, Effect, Schedule } from "effect"
-import { countChanges } from "../staleness.ts"
+import { changesUnder } from "../staleness.ts"
 import type * as RepositoryConfig from "../repositoryConfig.ts"
 import { WarmIndex } from "./WarmIndex.ts"
 
@@ -23,8 +23,13 @@ const poll = (options: WatchOptions) =>
   Effect.gen(function*() {
     const warm = yield* WarmIndex
     yield* warm.watching(`polling every ${options.pollMs} ms`)
-    yield* countChanges(options.root, options.config.discovery).pipe(
-      Effect.flatMap((count) => (count > 0 ? warm.refresh : Effect.void)),
+    const discovery = options.config.discovery === undefined ? {} : { discovery: options.config.discovery }
+    yield* Effect.gen(function*() {
+      // Changes already reported wait for their refresh; asking again would only count them twice.
+      if ((yield* warm.state).filesChanged > 0) return
+      const pending = yield* changesUnder({ root: options.root, ...discovery })
+      yield* warm.changed([...pending.added, ...pending.changed, ...pending.deleted])
+    }).pipe(
       Effect.ignore,
       Effect.repeat(Schedule.spaced(Duration.millis(options.pollMs)))
     )

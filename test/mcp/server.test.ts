@@ -229,9 +229,9 @@ describe("cairn mcp", () => {
     }
   })
 
-  it("stdio: an edit is seen by the next answers, and reported as staleness until then", { timeout: 120_000 }, async () => {
+  it.each([["fs.watch", []], ["polling", ["--poll"]]] as const)("stdio, %s: an edit is seen by the next answers, and reported as staleness until then", { timeout: 120_000 }, async (_how, flags) => {
     const root = fixture()
-    const { client, close } = await overStdio(root, ["--wait-ms", "0"])
+    const { client, close } = await overStdio(root, ["--wait-ms", "0", ...flags])
     try {
       await until(async () => ((json(await call(client, "status", {})) as { server: { refreshes: number } }).server.refreshes > 0 ? true : undefined), 30_000)
       writeFileSync(join(root, "docs/ledger.md"), "# Ledger\n\n## Reconciliation\n\nThe quarkspindle job reconciles the ledger every night.\n")
@@ -242,8 +242,8 @@ describe("cairn mcp", () => {
           indexHealth: { filesChanged?: number }
         }
         if (response.results.some((result) => result.path === "docs/ledger.md")) return Date.now() - written
-        // Not yet in the index: the answer must say it is behind, once the watcher has seen the write.
-        if (Date.now() - written > 500) assert.isAtLeast(response.indexHealth.filesChanged ?? 0, 1)
+        // Not yet in the index: the answer must say it is behind, once the watcher (or a poll) has seen the write.
+        if (Date.now() - written > (flags.length > 0 ? 6_000 : 500)) assert.isAtLeast(response.indexHealth.filesChanged ?? 0, 1)
         return undefined
       }, 20_000)
       assert.isBelow(seen, 20_000)
@@ -278,6 +278,23 @@ describe("cairn mcp", () => {
     } finally {
       holder.close()
       await close()
+      rmSync(root, { recursive: true, force: true })
+    }
+  })
+
+  it("stdio: the server exits when its client closes its input", { timeout: 60_000 }, async () => {
+    const root = fixture()
+    try {
+      const child = spawn(node, [cli, "mcp", "--root", root], { stdio: ["pipe", "pipe", "ignore"] })
+      const answered = new Promise<string>((resolve) => child.stdout.once("data", (data: Buffer) => resolve(data.toString())))
+      child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } })}\n`)
+      assert.match(await answered, /"protocolVersion":"2025-06-18"/)
+      const exited = new Promise<number | null>((resolve) => child.once("exit", resolve))
+      child.stdin.end()
+      const code = await Promise.race([exited, new Promise<"running">((resolve) => setTimeout(() => resolve("running"), 20_000))])
+      if (code === "running") child.kill()
+      assert.strictEqual(code, 0)
+    } finally {
       rmSync(root, { recursive: true, force: true })
     }
   })

@@ -1,0 +1,48 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import * as Recall from "../layers/Recall.ts"
+import { corpus } from "../test/support/Corpus.ts"
+import { search } from "./search.ts"
+
+const layer = Recall.reference(corpus)
+
+describe("search over the reference layers", () => {
+  it.effect("files by default, one result per file, in the order of their best chunk", () =>
+    Effect.gen(function*() {
+      const response = yield* search({ query: "roll back a deploy", limit: 20 })
+      const paths = response.results.map((result) => result.path)
+      assert.strictEqual(paths[0], "runbooks/rollback.md")
+      assert.strictEqual(new Set(paths).size, paths.length)
+      assert.isTrue(response.results.every((result) => result.kind === "document" || result.kind === "module"))
+      const scores = response.results.map((result) => result.score)
+      assert.deepStrictEqual(scores, [...scores].sort((a, b) => b - a))
+      assert.match(response.results[0]!.excerpt, /^\d+: /)
+    }).pipe(Effect.provide(layer)))
+
+  it.effect("kinds filter after ranking: chunks keep the order the full ranking gives them, and pages tile it", () =>
+    Effect.gen(function*() {
+      const all = yield* search({ query: "deploy", kinds: ["chunk"], limit: 30 })
+      const first = yield* search({ query: "deploy", kinds: ["chunk"], limit: 3 })
+      const second = yield* search({ query: "deploy", kinds: ["chunk"], limit: 3, offset: 3 })
+      assert.deepStrictEqual([...first.results, ...second.results].map((r) => r.chunk), all.results.slice(0, 6).map((r) => r.chunk))
+      assert.isAtLeast(all.total, 6)
+      // Files are the chunks' paths in first-seen order.
+      const files = yield* search({ query: "deploy", limit: 30 })
+      const firstSeen = [...new Set(all.results.map((r) => r.path))]
+      assert.deepStrictEqual(files.results.map((r) => r.path), firstSeen.slice(0, files.results.length))
+    }).pipe(Effect.provide(layer)))
+
+  it.effect("explain adds each result's leg ranks; a bad page is an InvalidInput naming the field", () =>
+    Effect.gen(function*() {
+      const explained = yield* search({ query: "deploy", explain: true, limit: 2 })
+      assert.isDefined(explained.results[0]?.components)
+      assert.isAbove(Object.keys(explained.results[0]!.components!.ranks).length, 0)
+      const tooDeep = yield* Effect.flip(search({ query: "deploy", offset: 150, limit: 60 }))
+      assert.strictEqual(tooDeep._tag, "InvalidInput")
+      assert.match(tooDeep.message, /offset/)
+      const unknownKind = yield* Effect.flip(search({ query: "deploy", kinds: ["folder"] }))
+      assert.match(unknownKind.message, /kinds/)
+      const nothing = yield* search({ query: "zzzzqqqq" })
+      assert.deepStrictEqual(nothing.results, [])
+    }).pipe(Effect.provide(layer)))
+})
