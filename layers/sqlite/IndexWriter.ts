@@ -27,7 +27,7 @@ import { feed, feedHash } from "./FtsFeed.ts"
 import { CHUNK_COLUMNS, chunkValues, createdMillis, isSuperseded } from "./Rows.ts"
 import { VECTOR_ROWIDS, VECTOR_TABLE } from "./Schema.ts"
 import type { VectorSpace } from "./VectorTable.ts"
-import { createSpace, dropOrphans, dropSpace, forgetSpace, readSpace, readSpaceHeader, sameSpace, toBlob } from "./VectorTable.ts"
+import { createSpace, dropOrphans, dropSpace, forgetSpace, readSpace, readSpaceHeader, replaceModel, sameSpace, toBlob } from "./VectorTable.ts"
 
 /** A note (re)indexed by the batch: its content hash, and the promise that its chunks are all in the batch. */
 export interface NoteRecord {
@@ -275,7 +275,7 @@ const settleSpace = (db: DatabaseSync, batch: IndexWrite, withoutVectors: boolea
     // Thrown inside the transaction so that it rolls back; caught and returned as a value below.
     throw refuse("embedder_changed", `stored vectors are ${stored.modelId}@${stored.version} (${stored.dimension}), the batch's ${next.modelId}@${next.version} (${next.dimension})`)
   }
-  if (next.model !== null) db.prepare("UPDATE vector_space SET model = ?1 WHERE key = 1 AND model IS NOT ?1").run(next.model)
+  if (next.model !== null) replaceModel(db, next.version, next.model)
 }
 
 /**

@@ -5,13 +5,14 @@
  */
 import type { DatabaseSync } from "node:sqlite"
 import { BEFORE_RECORDED_FINGERPRINT } from "../../src/index/chunk/ChunkingConfig.ts"
+import * as LsaTerms from "./LsaTerms.ts"
 
 /**
  * Bump with every change to the tables below, and append the step that migrates to it. A read-only
  * open cannot migrate, so what reads a file without writing it must not need what a step adds, or
  * must refuse older files there.
  */
-export const SCHEMA_VERSION = 2
+export const SCHEMA_VERSION = 3
 
 /** "crn1" read as a big-endian 32-bit integer. */
 export const APPLICATION_ID = 0x63726e31
@@ -97,8 +98,19 @@ const version2 = (db: DatabaseSync): void => {
   db.prepare("UPDATE manifest SET chunking = ?").run(BEFORE_RECORDED_FINGERPRINT)
 }
 
+/**
+ * The corpus-trained model term by term (`lsa_terms`, `vector_space.terms_version`; see
+ * LsaTerms.ts), filled from the model the file already stores. A read-only open of an older file
+ * embeds questions with the whole model, as that file's cairn did.
+ */
+const version3 = (db: DatabaseSync): void => {
+  db.exec(LsaTerms.CREATE)
+  LsaTerms.storeFromSpace(db)
+}
+
 /** `MIGRATIONS[v - 1]` takes a file from version v - 1 to v; version 0 is an empty file. */
 export const MIGRATIONS: ReadonlyArray<(db: DatabaseSync) => void> = [
   (db) => db.exec(VERSION_1),
-  version2
+  version2,
+  version3
 ]

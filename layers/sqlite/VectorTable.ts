@@ -1,9 +1,11 @@
 /**
- * The vector space of an index: which model wrote its vectors (`vector_space`, one row) and the
- * vec0 table holding them. One table holds one space, so vectors of two models cannot sit side by
- * side: a model change drops the table and starts another (see IndexWriter).
+ * The vector space of an index: which model wrote its vectors (`vector_space`, one row), the
+ * model's terms when it is data (LsaTerms), and the vec0 table holding the vectors. One table holds
+ * one space, so vectors of two models cannot sit side by side: a model change drops the table and
+ * starts another (see IndexWriter).
  */
 import type { DatabaseSync } from "node:sqlite"
+import * as LsaTerms from "./LsaTerms.ts"
 import { VECTOR_ROWIDS, VECTOR_TABLE } from "./Schema.ts"
 
 export interface VectorSpace {
@@ -57,6 +59,7 @@ export const sameSpace = (a: Omit<VectorSpace, "model">, b: Omit<VectorSpace, "m
 /** Drops the vectors and their space. */
 export const dropSpace = (db: DatabaseSync): void => {
   db.exec(`DROP TABLE IF EXISTS ${VECTOR_TABLE}`)
+  LsaTerms.clear(db)
   db.exec("DELETE FROM vector_space")
 }
 
@@ -65,6 +68,7 @@ export const dropSpace = (db: DatabaseSync): void => {
  * space is forgotten, and the table's rows, whose chunks are all gone, wait for `dropOrphans`.
  */
 export const forgetSpace = (db: DatabaseSync): void => {
+  LsaTerms.clear(db)
   db.exec("DELETE FROM vector_space")
 }
 
@@ -85,6 +89,13 @@ export const createSpace = (db: DatabaseSync, space: VectorSpace): void => {
   )
   db.prepare("INSERT INTO vector_space (key, model_id, embedding_version, dimension, model) VALUES (1, ?, ?, ?, ?)")
     .run(space.modelId, space.version, space.dimension, space.model)
+  LsaTerms.store(db, space.model, space.version)
+}
+
+/** Stores `model` as the current space's model data, and its terms, unless it is already the stored one. */
+export const replaceModel = (db: DatabaseSync, version: string, model: string): void => {
+  const changed = db.prepare("UPDATE vector_space SET model = ?1 WHERE key = 1 AND model IS NOT ?1").run(model).changes
+  if (Number(changed) > 0) LsaTerms.store(db, model, version)
 }
 
 /** A vector as vec0 stores it: little-endian float32 (a Float32Array's own bytes, not copied). */

@@ -322,6 +322,25 @@ export interface LsaEncoder extends TextEncoderModel {
 }
 
 /**
+ * LSA "folding in": a text's TF-IDF weights (`(1 + ln tf) × idf`, rows ascending) times the rows of
+ * `projection` (`k` float32 each), scaled to unit length. Every encoder embeds through this, so
+ * vectors agree bit for bit however the model's rows were read.
+ */
+const foldIn = (k: number, idf: ArrayLike<number>, projection: Float32Array, { size, rows, weights }: TermWeights): Array<number> => {
+  const latent = new Float64Array(k)
+  for (let i = 0; i < size; i++) {
+    const row = rows[i]!
+    const w = weights[i]! * idf[row]!
+    const offset = row * k
+    for (let j = 0; j < k; j++) latent[j] = latent[j]! + w * projection[offset + j]!
+  }
+  return unitWithReservedAxis(latent)
+}
+
+/** The id of every LSA encoder: the model's content is in its version. */
+export const ID = "cairn/lsa"
+
+/**
  * An encoder over a model: a text's TF-IDF weights projected onto the latent directions (LSA
  * "folding in"), scaled to unit length. `version` is a fingerprint of the model's content, taken
  * when first asked for: restoring a stored model to embed a few chunks does not need it.
@@ -332,18 +351,9 @@ export const encoder = (model: LsaModel): LsaEncoder => {
   const index = new Map(model.vocabulary.map((term, row) => [term, row] as const))
   const weigh = termWeigher(index)
   let version: string | undefined
-  const project = ({ size, rows, weights }: TermWeights): Array<number> => {
-    const latent = new Float64Array(k)
-    for (let i = 0; i < size; i++) {
-      const row = rows[i]!
-      const w = weights[i]! * model.idf[row]!
-      const offset = row * k
-      for (let j = 0; j < k; j++) latent[j] = latent[j]! + w * projection[offset + j]!
-    }
-    return unitWithReservedAxis(latent)
-  }
+  const project = (weights: TermWeights): Array<number> => foldIn(k, model.idf, projection, weights)
   return {
-    id: "cairn/lsa",
+    id: ID,
     get version() {
       if (version === undefined) {
         // The fingerprint of `${format}|${seed}|${k}|${vocabulary joined by NUL}|${idf joined by ,}|${projection}`.
@@ -361,6 +371,54 @@ export const encoder = (model: LsaModel): LsaEncoder => {
     embedOne: (text) => project(weigh.terms(analyse(text)))
   }
 }
+
+/** One vocabulary term of a model, as a store that keeps the model term by term holds it. */
+export interface ModelTerm {
+  readonly term: string
+  /** The term's row in the vocabulary (code-unit order). */
+  readonly row: number
+  readonly idf: number
+  /** The term's row of the projection: `latentDimension` float32 values. */
+  readonly projection: Float32Array
+}
+
+/** The terms of `model`, in vocabulary order, each with its row of the projection (a view, not a copy). */
+export const modelTerms = (model: LsaModel): Array<ModelTerm> => {
+  const k = model.latentDimension
+  const projection = fromBase64(model.projection)
+  return model.vocabulary.map((term, row) => ({ term, row, idf: model.idf[row]!, projection: projection.subarray(row * k, (row + 1) * k) }))
+}
+
+/**
+ * An encoder that reads a stored model only for the terms a text holds: `lookup` gives a term's
+ * row, idf and projection, or undefined outside the vocabulary. Over the terms of a model it embeds
+ * exactly as {@link encoder} of that model, bit for bit: the text's terms are folded in through the
+ * same arithmetic, in the same order of rows. `version` is the stored model's, taken on trust: the
+ * store vouches that its terms are the model of that fingerprint.
+ */
+export const termEncoder = (
+  latentDimension: number,
+  version: string,
+  lookup: (term: string) => Omit<ModelTerm, "term"> | undefined
+): TextEncoderModel => ({
+  id: ID,
+  version,
+  dimension: latentDimension + 1,
+  embedOne: (text) => {
+    const analysed = analyse(text)
+    const known: Array<Omit<ModelTerm, "term"> & { readonly term: string }> = []
+    for (const term of new Set(analysed)) {
+      const found = lookup(term)
+      if (found !== undefined) known.push({ ...found, term })
+    }
+    // The text's own small model: its terms renumbered in the order of their rows in the whole.
+    known.sort((a, b) => a.row - b.row)
+    const projection = new Float32Array(known.length * latentDimension)
+    known.forEach((entry, i) => projection.set(entry.projection, i * latentDimension))
+    const weigh = termWeigher(new Map(known.map((entry, i) => [entry.term, i] as const)))
+    return foldIn(latentDimension, known.map((entry) => entry.idf), projection, weigh.terms(analysed))
+  }
+})
 
 /** Trains and wraps in one step, for callers that do not persist the model. */
 export const trainEncoder = (texts: ReadonlyArray<string>, options: Partial<LsaOptions> = {}): Effect.Effect<TextEncoderModel> =>
