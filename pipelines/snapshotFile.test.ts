@@ -1,6 +1,8 @@
 import { NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, FileSystem, Option } from "effect"
+import { spawn } from "node:child_process"
+import { once } from "node:events"
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -66,6 +68,31 @@ describe("stageWhole", () => {
         assert.deepStrictEqual(readdirSync(directory).sort(), ["snapshot.json", "snapshot.json.999999997.0.tmp"])
       })
     ))
+
+  it.live("a temporary left by a kill -9 on this machine goes with the next staging; a live writer's stays", () =>
+    inTemp((directory) =>
+      Effect.gen(function*() {
+        const fs = yield* FileSystem.FileSystem
+        const file = join(directory, "snapshot.json")
+        // This machine's temporaries carry its namespace tag: read it off one staged here.
+        const own = yield* stageWhole(fs, file, "own")
+        const tag = /^snapshot\.json\.\d+\.\d+\.([0-9a-f]{8})\.tmp$/.exec(readdirSync(directory)[0]!)![1]!
+        yield* own.discard
+        const writer = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" })
+        try {
+          const leftover = `snapshot.json.${writer.pid}.0.${tag}.tmp`
+          writeFileSync(join(directory, leftover), "half a snapshot, seconds old")
+          yield* writeWhole(fs, file, "while the writer lives")
+          assert.deepStrictEqual(readdirSync(directory).sort(), ["snapshot.json", leftover])
+          writer.kill("SIGKILL")
+          yield* Effect.promise(() => once(writer, "exit"))
+          yield* writeWhole(fs, file, "after the kill")
+          assert.deepStrictEqual(readdirSync(directory), ["snapshot.json"])
+        } finally {
+          writer.kill("SIGKILL")
+        }
+      })
+    ), 20_000)
 })
 
 /** A file's stamp as the memo takes it. */

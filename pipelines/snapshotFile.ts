@@ -7,7 +7,9 @@
  */
 import { Clock, Effect, FileSystem, Option } from "effect"
 import type { PlatformError } from "effect/PlatformError"
+import * as NodeCrypto from "node:crypto"
 import * as NodeFs from "node:fs"
+import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
 import type { Coverage, Snapshot } from "../src/domain/Snapshot.ts"
 import {
@@ -356,19 +358,37 @@ export interface StagedFile extends Staged {
 }
 
 /**
- * How old a dead writer's temporary must be to be removed. A staged file lives from the end of a
- * scan to the index commit, seconds to minutes, and a writer in another pid namespace cannot be
- * told from a dead one.
+ * How old a dead writer's temporary must be to be removed when it may have been written in another
+ * pid namespace (another container or host sharing the folder), where a live writer looks dead from
+ * here. A staged file lives from the end of a scan to the index commit, seconds to minutes.
  */
 const STALE_TEMPORARY_MS = 60 * 60 * 1000
 
 /** Temporaries staged by this process so far: each staging writes a name of its own. */
 let staged = 0
 
-/** `<file>.<pid>.<n>.tmp`, or `<file>.<pid>.tmp` as earlier versions named them: the writer's pid. */
-const writerOf = (name: string, prefix: string): number => {
-  const match = name.startsWith(prefix) ? /^(\d+)(?:\.\d+)?\.tmp$/.exec(name.slice(prefix.length)) : null
-  return match === null ? Number.NaN : Number(match[1])
+/**
+ * Which pid namespace of which host this process's pids belong to: 8 hex digits of the host name
+ * and the namespace's inode. Pids of temporaries carrying the same tag are this machine's own, so a
+ * dead one is known dead (kill -9 leaves its temporary behind) and its temporary removed at once.
+ */
+const namespaceTag: string = (() => {
+  let namespace = ""
+  try {
+    namespace = NodeFs.readlinkSync("/proc/self/ns/pid")
+  } catch {
+    // No procfs (macOS, Windows): the host name alone, one namespace per host.
+  }
+  return NodeCrypto.createHash("sha256").update(`${NodeOs.hostname()}\u0000${namespace}`).digest("hex").slice(0, 8)
+})()
+
+/**
+ * `<file>.<pid>.<n>.<tag>.tmp`, or `<file>.<pid>.<n>.tmp` and `<file>.<pid>.tmp` as earlier versions
+ * named them: the writer's pid, and whether it ran in this namespace (`namespaceTag`).
+ */
+const writerOf = (name: string, prefix: string): { readonly pid: number; readonly local: boolean } | undefined => {
+  const match = name.startsWith(prefix) ? /^(\d+)(?:\.\d+)?(?:\.([0-9a-f]{8}))?\.tmp$/.exec(name.slice(prefix.length)) : null
+  return match === null ? undefined : { pid: Number(match[1]), local: match[2] === namespaceTag }
 }
 
 /**
@@ -376,8 +396,8 @@ const writerOf = (name: string, prefix: string): number => {
  * to `file`; `commit` renames it over `file`, so readers see the old file or the new one, and two
  * writers at once do not take each other's temporary. Parts are encoded one by one into a buffer of
  * a few MB, so text given in parts is never joined or encoded whole; a part must not end inside a
- * surrogate pair, and a part given as bytes is written as it is. A temporary an hour old whose
- * writer is gone is removed, so none accumulate.
+ * surrogate pair, and a part given as bytes is written as it is. A temporary whose writer is gone
+ * is removed, so none accumulate (see `namespaceTag`); one of another namespace once it is an hour old.
  */
 export const stageWhole = (
   fs: FileSystem.FileSystem,
@@ -389,8 +409,14 @@ export const stageWhole = (
     const prefix = `${NodePath.basename(file)}.`
     const now = yield* Clock.currentTimeMillis
     for (const name of yield* fs.readDirectory(directory).pipe(Effect.orElseSucceed(() => []))) {
-      const pid = writerOf(name, prefix)
+      const writer = writerOf(name, prefix)
+      if (writer === undefined) continue
+      const { local, pid } = writer
       if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid || alive(pid)) continue
+      if (local) {
+        yield* fs.remove(NodePath.join(directory, name)).pipe(Effect.ignore)
+        continue
+      }
       // A writer in another pid namespace (a container) looks dead from here: only an old temporary is its leftover.
       const modified = yield* fs.stat(NodePath.join(directory, name)).pipe(
         Effect.map((info) => Option.getOrElse(Option.map(info.mtime, (date) => date.getTime()), () => now)),
@@ -398,7 +424,7 @@ export const stageWhole = (
       )
       if (now - modified >= STALE_TEMPORARY_MS) yield* fs.remove(NodePath.join(directory, name)).pipe(Effect.ignore)
     }
-    const temporary = `${file}.${process.pid}.${staged++}.tmp`
+    const temporary = `${file}.${process.pid}.${staged++}.${namespaceTag}.tmp`
     const discard = fs.remove(temporary).pipe(Effect.ignore)
     yield* Effect.scoped(Effect.gen(function*() {
       const handle = yield* fs.open(temporary, { flag: "w" })
