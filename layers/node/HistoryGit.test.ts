@@ -41,6 +41,9 @@ const withRoot = <A, E>(setup: (root: string) => void, use: (root: string) => Ef
     )
   }).pipe(Effect.provide(NodeServices.layer))
 
+const MODIFIED_SECONDS = Date.parse("2026-02-03T04:05:06Z") / 1000
+const MODIFIED = new Date(MODIFIED_SECONDS * 1000)
+
 const V1 = "# Guide\n\nFirst words.\n\n## Later\n\nSecond words.\n"
 const V2 = "# Guide\n\nFirst words.\n\n## Later\n\nSecond words, revised.\n"
 
@@ -84,18 +87,24 @@ describe("HistoryGit", () => {
         ])
       })))
 
-  it.effect("blame - lines not yet committed are left out; an untracked file has no history", () =>
+  it.effect("blame - words not yet committed, and an untracked file's, are aged by the file's mtime and marked uncommitted", () =>
     withRoot((root) => {
       repository(root)
       write(root, "docs/guide.md", `${V2}\nAn uncommitted line.\n`)
-      write(root, "docs/new.md", "Not added.\n")
+      write(root, "docs/new.md", "Not added.\nStill not.\n")
+      for (const path of ["docs/guide.md", "docs/new.md"]) NodeFs.utimesSync(NodePath.join(root, path), MODIFIED, MODIFIED)
     }, () =>
       Effect.gen(function*() {
         const history = yield* History
         const lines = Option.getOrThrow(yield* history.blame("docs/guide.md"))
-        assert.deepStrictEqual(lines.map((l) => l.line), [1, 2, 3, 4, 5, 6, 7])
-        assert.isTrue(Option.isNone(yield* history.blame("docs/new.md")))
+        assert.deepStrictEqual(lines.map((l) => [l.line, l.uncommitted === true]), [1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => [n, n >= 8]))
+        assert.deepStrictEqual(lines.at(-1), { line: 9, authorTime: MODIFIED_SECONDS, author: "", authorMail: "", uncommitted: true })
+        assert.deepStrictEqual(Option.getOrThrow(yield* history.blame("docs/new.md")), [1, 2].map((line) => ({ line, authorTime: MODIFIED_SECONDS, author: "", authorMail: "", uncommitted: true })))
         assert.isTrue(Option.isNone(yield* history.blame("docs/missing.md")))
+        // The age of uncommitted words is the file's, with no author claimed for them.
+        const chunks = yield* chunkFile({ path: "docs/new.md", text: "Not added.\nStill not.\n", history: Option.getOrThrow(yield* history.blame("docs/new.md")) })
+          .pipe(Effect.provide(Digest.layerWebCrypto))
+        assert.deepStrictEqual(chunks.map((c) => [c.provenance.createdAt, c.provenance.author]), [["2026-02-03T04:05:06Z", null]])
       })))
 
   it.effect("blame - a root outside any work tree has no history", () =>
@@ -235,13 +244,48 @@ describe("HistoryGit.blameAll", () => {
         assert.strictEqual(Option.getOrThrow(all.get("once.md")!)[0]?.author, "Grace Hopper")
         assert.deepStrictEqual(Option.getOrThrow(all.get("empty.md")!), [])
         assert.strictEqual(Option.getOrThrow(all.get("no newline.md")!).length, 2)
-        assert.isTrue(Option.isNone(all.get("untracked.md")!))
+        assert.isTrue(Option.getOrThrow(all.get("untracked.md")!).every((line) => line.uncommitted === true))
         // Blame gives the split halves the old file's lines, and the filtered and assumed files their true lines.
         assert.strictEqual(Option.getOrThrow(all.get("split-a.md")!)[0]?.author, "Grace Hopper")
         assert.strictEqual(Option.getOrThrow(all.get("filtered.md")!).length, 2)
-        assert.strictEqual(Option.getOrThrow(all.get("assumed.md")!).length, 4)
+        assert.deepStrictEqual(Option.getOrThrow(all.get("assumed.md")!).map((line) => line.uncommitted === true), [false, false, false, false, true])
       }), { batchFrom: 1 })
   })
+
+  it.effect("blameAll - untracked files, and every file of a repository without a commit, are answered without one blame each", () =>
+    Effect.gen(function*() {
+      const root = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "cairn-history-untracked-"))
+      // A git that logs each command it runs, to count the blames.
+      const log = NodePath.join(root, "..", `${NodePath.basename(root)}.log`)
+      const wrapper = NodePath.join(root, "..", `${NodePath.basename(root)}.git.sh`)
+      NodeFs.writeFileSync(wrapper, `#!/bin/sh\necho "$1" >> '${log}'\nexec git "$@"\n`, { mode: 0o755 })
+      const paths = Array.from({ length: 60 }, (_, i) => `gen/file-${i}.md`)
+      const blames = () => (NodeFs.existsSync(log) ? NodeFs.readFileSync(log, "utf8").split("\n").filter((command) => command === "blame").length : 0)
+      const answers = Effect.gen(function*() {
+        const history = yield* History
+        return yield* history.blameAll(paths)
+      }).pipe(Effect.provide(HistoryGit.layer(root, { git: wrapper })))
+      try {
+        git(root, ["init", "-q", "-b", "main"])
+        for (const path of paths) write(root, path, "# Generated\n\nwords\n")
+        for (const path of paths) NodeFs.utimesSync(NodePath.join(root, path), MODIFIED, MODIFIED)
+        // No commit yet: every word is uncommitted.
+        const fresh = yield* answers
+        assert.strictEqual(blames(), 0)
+        assert.deepStrictEqual(Option.getOrThrow(fresh.get("gen/file-7.md")!).map((line) => [line.authorTime, line.uncommitted]), [[MODIFIED_SECONDS, true], [MODIFIED_SECONDS, true], [MODIFIED_SECONDS, true]])
+        write(root, "README.md", "committed\n")
+        git(root, ["add", "README.md"])
+        git(root, ["commit", "-q", "-m", "first"], "2025-01-02T03:04:05Z")
+        // Committed history, the generated files never added.
+        const untracked = yield* answers
+        assert.strictEqual(blames(), 0)
+        assert.deepStrictEqual(untracked, fresh)
+      } finally {
+        NodeFs.rmSync(root, { recursive: true, force: true })
+        NodeFs.rmSync(log, { force: true })
+        NodeFs.rmSync(wrapper, { force: true })
+      }
+    }).pipe(Effect.provide(NodeServices.layer)), 30_000)
 
   it.effect("blameAll - a root inside the work tree is answered for its own files, not the top's of the same name", () =>
     Effect.gen(function*() {

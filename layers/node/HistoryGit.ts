@@ -1,7 +1,9 @@
 /**
  * History from git: `git blame --line-porcelain` run in the root, one process per file; for many
  * files at once, one pass over the log first answers every file whose lines all come from the one
- * commit that added it (most files of a young repository), and only the rest are blamed. A root
+ * commit that added it (most files of a young repository), the index listing answers every file
+ * git does not track (its words uncommitted, aged by the file's modification time), and only the
+ * rest are blamed. A root
  * outside any work tree, a machine without git, and a file git does not track all answer none; only
  * a blame that fails for another reason is a `HistoryError`.
  */
@@ -125,6 +127,20 @@ const readBytes = (file: string): Uint8Array | undefined => {
   }
 }
 
+/** A file's modification time in whole seconds, or undefined when it cannot be read. */
+const modifiedSeconds = (file: string): number | undefined => {
+  const stats = NodeFs.statSync(file, { throwIfNoEntry: false })
+  return stats === undefined ? undefined : Math.floor(stats.mtimeMs / 1000)
+}
+
+/** Every line of a file git has no commit for (untracked, or no commit yet), aged by its modification time. */
+const uncommittedFile = (file: string): Option.Option<ReadonlyArray<BlameLine>> => {
+  const seconds = modifiedSeconds(file)
+  const bytes = seconds === undefined ? undefined : readBytes(file)
+  if (seconds === undefined || bytes === undefined) return Option.none()
+  return Option.some(Array.from({ length: lineCount(bytes) }, (_, i) => ({ line: i + 1, authorTime: seconds, author: "", authorMail: "", uncommitted: true })))
+}
+
 /** Git's lines of a file: one per newline, and the last one even without its newline. */
 const lineCount = (bytes: Uint8Array): number => {
   let count = 0
@@ -137,11 +153,12 @@ const UNCOMMITTED = /^0+$/
 const HEADER = /^([0-9a-f]{40}|[0-9a-f]{64}) \d+ (\d+)(?: \d+)?$/
 
 /**
- * The lines of `git blame --line-porcelain` output, in line order, uncommitted lines left out (git
- * stamps them with the current time). Every line of the format repeats its commit's headers, so
- * each record is read on its own.
+ * The lines of `git blame --line-porcelain` output, in line order. Git stamps uncommitted lines
+ * with the current time; they are aged `modifiedSeconds` instead (the file's modification time),
+ * marked `uncommitted`, or left out without it. Every line of the format repeats its commit's
+ * headers, so each record is read on its own.
  */
-export const parsePorcelain = (output: string): Array<BlameLine> => {
+export const parsePorcelain = (output: string, modifiedSeconds?: number): Array<BlameLine> => {
   const out: Array<BlameLine> = []
   let line = 0
   let committed = false
@@ -151,6 +168,7 @@ export const parsePorcelain = (output: string): Array<BlameLine> => {
   for (const row of output.split("\n")) {
     if (row.startsWith("\t")) {
       if (committed && authorTime !== undefined) out.push({ line, authorTime, author, authorMail })
+      else if (!committed && modifiedSeconds !== undefined) out.push({ line, authorTime: modifiedSeconds, author: "", authorMail: "", uncommitted: true })
       authorTime = undefined
       continue
     }
@@ -179,6 +197,8 @@ interface Ran {
 
 // Reasons git gives when there is simply no history to read; anything else is an error.
 const ABSENT = /no such path|not a git repository|does not have any commits|no such ref|bad revision|bad object HEAD|is outside repository/i
+// Of those, the ones that say the file has no commit (untracked, or none yet): its words are uncommitted.
+const NOT_COMMITTED = /no such path .* in HEAD|does not have any commits|no such ref|bad revision|bad object HEAD/i
 
 export const make = Effect.fnUntraced(function*(root: string, options: HistoryGitOptions = {}) {
   const spawner = yield* ChildProcessSpawner.ChildProcessSpawner
@@ -207,10 +227,13 @@ export const make = Effect.fnUntraced(function*(root: string, options: HistoryGi
   const blame = (path: string): Effect.Effect<Option.Option<ReadonlyArray<BlameLine>>, HistoryError> =>
     Effect.gen(function*() {
       if (!(yield* isRepository)) return Option.none()
+      // Taken before blame reads the file: an edit meanwhile makes the lines newer, never older.
+      const modified = modifiedSeconds(NodePath.join(root, path))
       const ran = yield* run(["blame", "--line-porcelain", "--", path])
       if (Option.isNone(ran)) return Option.none()
       const { code, stdout, stderr } = ran.value
-      if (code === 0) return Option.some(parsePorcelain(stdout))
+      if (code === 0) return Option.some(parsePorcelain(stdout, modified))
+      if (NOT_COMMITTED.test(stderr)) return uncommittedFile(NodePath.join(root, path))
       if (ABSENT.test(stderr)) return Option.none()
       return yield* new HistoryError({ path, detail: stderr.trim().split("\n")[0] || `git blame exited with ${code}` })
     })
@@ -221,6 +244,10 @@ export const make = Effect.fnUntraced(function*(root: string, options: HistoryGi
     Effect.gen(function*() {
       if (paths.length < batchFrom || !(yield* isRepository)) return yield* blameEach(blame, paths, BLAME_CONCURRENCY)
       const commits = yield* run(["rev-list", "--count", "HEAD"])
+      // A repository without a commit yet (a new one): every word is uncommitted, no blame needed.
+      if (Option.isSome(commits) && commits.value.code !== 0 && /ambiguous argument 'HEAD'|unknown revision/.test(commits.value.stderr)) {
+        return new Map(paths.map((path) => [path, uncommittedFile(NodePath.join(root, path))] as const))
+      }
       if (Option.isNone(commits) || commits.value.code !== 0 || !(Number(commits.value.stdout.trim()) <= maxLogCommits)) {
         return yield* blameEach(blame, paths, BLAME_CONCURRENCY)
       }
@@ -245,6 +272,11 @@ export const make = Effect.fnUntraced(function*(root: string, options: HistoryGi
       const rest: Array<string> = []
       for (const path of paths) {
         const key = `${top}${path}`
+        // Not in git's index: untracked, so nothing to blame (20,000 of them took 353 s one by one).
+        if (!blobs.has(key)) {
+          known.set(path, uncommittedFile(NodePath.join(root, path)))
+          continue
+        }
         const commit = dirty.has(key) ? undefined : single.get(key)
         const blob = blobs.get(key)
         const bytes = commit === undefined || blob === undefined ? undefined : readBytes(NodePath.join(root, path))

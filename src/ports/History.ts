@@ -13,7 +13,13 @@ export const BlameLine = Schema.Struct({
   authorTime: Schema.Int,
   author: Schema.String,
   /** The author's e-mail without angle brackets. */
-  authorMail: Schema.String
+  authorMail: Schema.String,
+  /**
+   * Not committed yet (an edit in the work tree, or a file git does not track): `authorTime` is the
+   * file's modification time, the nearest the tree has to when the words were written, and there
+   * is no author (`author` and `authorMail` are empty).
+   */
+  uncommitted: Schema.optionalKey(Schema.Boolean)
 })
 export type BlameLine = typeof BlameLine.Type
 
@@ -33,9 +39,9 @@ export class History extends Context.Service<History, {
   readonly isRepository: Effect.Effect<boolean>
   /**
    * Per-line authorship of a root-relative file, in line order. None when there is no history for
-   * it (no repository, no git, or the file is not tracked). Lines not yet committed are left out:
-   * they have no author time of their own, and stamping them with the clock would make the same
-   * tree index differently on every run.
+   * it (no repository, no git, no such file). Lines not yet committed, and every line of a file git
+   * does not track, are `uncommitted`, aged by the file's modification time: stamping them with
+   * the clock would make the same tree index differently on every run.
    */
   readonly blame: (path: string) => Effect.Effect<Option.Option<ReadonlyArray<BlameLine>>, HistoryError>
   /**

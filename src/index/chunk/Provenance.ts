@@ -95,8 +95,10 @@ export const provenanceOf = (input: ProvenanceInput): Provenance => {
   const blamed = input.history === undefined ? undefined : newestIn(input.history, input.lineStart, input.lineEnd)
   const declared = instant(input.fields, "updated") ?? instant(input.fields, "created")
   const createdAt = blamed !== undefined ? isoSecond(blamed.authorTime * 1000) : declared !== undefined ? isoSecond(declared) : null
-  const author = blamed?.author ?? declaredAuthor(input.fields) ?? null
-  const names = blamed !== undefined ? [blamed.author, blamed.authorMail] : author === null ? [] : [author]
+  // Words not committed yet have an age (the file's modification time) but no author of record.
+  const committed = blamed?.uncommitted === true ? undefined : blamed
+  const author = committed?.author ?? declaredAuthor(input.fields) ?? null
+  const names = committed !== undefined ? [committed.author, committed.authorMail] : author === null ? [] : [author]
   const authorKind: AuthorKind = isAgent(input.agentPatterns, names) ? "agent" : "human"
   return { authorKind, author, createdAt, state: input.state }
 }
