@@ -13,7 +13,7 @@ import type { Chunk, ChunkId } from "../src/domain/Chunk.ts"
 import { DiscoveryError, SourceUnreadable } from "../src/domain/DiscoveryError.ts"
 import type { Snapshot } from "../src/domain/Snapshot.ts"
 import { unitsOf } from "../src/discovery/Assemble.ts"
-import { decodeText } from "../src/discovery/FileContent.ts"
+import { decodeText, isBinary } from "../src/discovery/FileContent.ts"
 import type { DiscoveryConfig } from "../src/discovery/DiscoveryConfig.ts"
 import type { Patched } from "../src/discovery/Patch.ts"
 import type { Phase, Progress } from "../src/discovery/Progress.ts"
@@ -252,19 +252,24 @@ const relationUpdate = (
 }
 
 /**
- * A file's text, read synchronously: for 12,000 files that took 2.6 s through the asynchronous
- * `FileSystem` and a fraction of that here (see SourceTreeNode). Decoded as discovery decodes it.
+ * A file's bytes, read synchronously: for 12,000 files that took 2.6 s through the asynchronous
+ * `FileSystem` and a fraction of that here (see SourceTreeNode). Undefined when the file cannot be
+ * read now (gone since the scan, no permission, a directory): that note alone is left out.
  */
-const readText = (file: string) =>
-  Effect.try({
-    try: () => decodeText(NodeFs.readFileSync(file)),
-    catch: (error) => new DiscoveryError({ reason: new SourceUnreadable({ path: file, detail: error instanceof Error ? error.message : String(error) }) })
-  })
+const readBytes = (file: string): Uint8Array | undefined => {
+  try {
+    return NodeFs.readFileSync(file)
+  } catch {
+    return undefined
+  }
+}
 
 /**
- * The chunks of `notes`, with the age of the words from git blame when the root is a work tree.
- * The files' texts live only as long as this step: a cold build holds every file of the
- * repository at once here, and nothing after chunking needs them.
+ * The chunks of `notes`, with the age of the words from git blame when the root is a work tree,
+ * and the notes that could not be read, which the index must not record as held. A binary file
+ * (discovery's test, on the bytes read here) is held without chunks. The files' texts live only as
+ * long as this step: a cold build holds every file of the repository at once here, and nothing
+ * after chunking needs them.
  */
 const chunkNotes = (
   root: string,
@@ -279,14 +284,17 @@ const chunkNotes = (
     const isRepository = Option.isSome(history) ? yield* history.value.isRepository : false
     const blames = isRepository && Option.isSome(history) ? yield* history.value.blameAll(notes) : new Map<string, Option.Option<ReadonlyArray<BlameLine>>>()
     const requests: Array<ChunkFileInput> = []
+    const unread = new Set<string>()
     for (const note of notes) {
-      const text = yield* readText(path.join(root, note))
+      const bytes = readBytes(path.join(root, note))
+      if (bytes === undefined) unread.add(note)
+      if (bytes === undefined || isBinary(bytes)) continue
       const blame = Option.getOrUndefined(blames.get(note) ?? Option.none())
-      requests.push({ path: note, text, ...(blame === undefined ? {} : { history: blame }) })
+      requests.push({ path: note, text: decodeText(bytes), ...(blame === undefined ? {} : { history: blame }) })
     }
     const chunker = yield* ChunkerPool
     const chunks: Array<Chunk> = (yield* chunker.chunkAll(requests, counter, (done) => progress({ _tag: "Chunked", done, total: notes.length }), chunking)).flat()
-    return chunks
+    return { chunks, unread }
   })
 
 /** Discovery and its parsers, loaded when a scan reads files: a refresh that finds the tree as it was never needs them. */
@@ -689,10 +697,10 @@ const writeIndex = (options: IndexOptions, chunking: ChunkingSettings, scan: Sca
     const counter = yield* TokenCounter
     const memory = options.memory
     const { hashes, changed, deleted, space, retrain } = scan
-    const chunks = yield* chunkNotes(options.root, changed, counter, chunking.config, progress)
+    const { chunks, unread } = yield* chunkNotes(options.root, changed, counter, chunking.config, progress)
     const content = {
       chunks,
-      notes: changed.map((note) => ({ id: note, contentHash: hashes.get(note)! })),
+      notes: changed.filter((note) => !unread.has(note)).map((note) => ({ id: note, contentHash: hashes.get(note)! })),
       deleteNotes: deleted,
       relations: scan.relations,
       manifest: { snapshotHash: scan.snapshotHash, builtAt: new Date(options.now).toISOString(), chunking: chunking.fingerprint }

@@ -17,6 +17,28 @@ import { headRevision } from "./GitRevision.ts"
 const unreadable = (path: string) => (error: { readonly message: string }) =>
   new DiscoveryError({ reason: new SourceUnreadable({ path, detail: error.message }) })
 
+/**
+ * Node's message without the absolute path it appends (`EACCES: permission denied, open '/…'`) and the call's name:
+ * the detail lands in coverage, which must read the same wherever the repository is checked out.
+ */
+const detailOf = (error: unknown): string =>
+  error instanceof Error ? error.message.replace(/, \w+(?: '.*')?$/s, "") : String(error)
+
+const fatal = new TextDecoder("utf-8", { fatal: true })
+
+/** A name as UTF-8, or undefined when it is not. */
+const decodedName = (bytes: Uint8Array): string | undefined => {
+  try {
+    return fatal.decode(bytes)
+  } catch {
+    return undefined
+  }
+}
+
+/** A name that is not UTF-8 as text: ASCII as it is, every other byte as `\xNN`. */
+export const escapedName = (bytes: Uint8Array): string =>
+  Array.from(bytes, (byte) => (byte < 0x80 ? String.fromCharCode(byte) : `\\x${byte.toString(16).padStart(2, "0")}`)).join("")
+
 const typeOfStats = (stats: NodeFs.Stats): EntryType =>
   stats.isFile() ? "file" : stats.isDirectory() ? "directory" : stats.isSymbolicLink() ? "symlink" : "other"
 
@@ -27,7 +49,12 @@ export const make = Effect.fnUntraced(function*(root: string) {
 
   const list = (directory: string): Array<SourceEntry> => {
     const out: Array<SourceEntry> = []
-    for (const entry of NodeFs.readdirSync(absolute(directory), { withFileTypes: true })) {
+    const entries = NodeFs.readdirSync(absolute(directory), { withFileTypes: true })
+    // Node decodes names as UTF-8, a name that is not one into U+FFFD, under which no lstat finds
+    // it. Only a directory holding such a name is listed again as bytes, to name it in coverage.
+    const names = entries.some((entry) => entry.name.includes("\uFFFD")) ? undecodable(directory) : undefined
+    for (const entry of entries) {
+      if (names?.has(entry.name) === true) continue
       if (entry.isDirectory()) {
         out.push({ name: entry.name, type: "directory", size: 0, stamp: "" })
         continue
@@ -44,19 +71,32 @@ export const make = Effect.fnUntraced(function*(root: string) {
         stamp: type === "file" ? `${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}:${stats.ino}` : ""
       })
     }
+    for (const name of names?.escaped ?? []) out.push({ name, type: "undecodable", size: 0, stamp: "" })
     return out
+  }
+
+  /** The entries of `directory` whose names are not UTF-8: the lossy names Node gives them, and their bytes escaped. */
+  const undecodable = (directory: string) => {
+    const lossy = new Set<string>()
+    const escaped: Array<string> = []
+    for (const raw of NodeFs.readdirSync(absolute(directory), { encoding: "buffer" })) {
+      if (decodedName(raw) !== undefined) continue
+      lossy.add(raw.toString("utf8"))
+      escaped.push(escapedName(raw))
+    }
+    return { has: (name: string) => lossy.has(name), escaped }
   }
 
   return SourceTree.of({
     list: (directory) =>
       Effect.try({
         try: () => list(directory),
-        catch: (error) => unreadable(directory || ".")({ message: error instanceof Error ? error.message : String(error) })
+        catch: (error) => unreadable(directory || ".")({ message: detailOf(error) })
       }),
     read: (path) =>
       Effect.try({
         try: () => NodeFs.readFileSync(absolute(path)) as Uint8Array,
-        catch: (error) => unreadable(path)({ message: error instanceof Error ? error.message : String(error) })
+        catch: (error) => unreadable(path)({ message: detailOf(error) })
       }),
     linkTarget: (path) =>
       fs.realPath(absolute(path)).pipe(

@@ -4,7 +4,6 @@
  */
 import { Effect } from "effect"
 import type * as Digest from "effect/crypto/Digest"
-import type { DiscoveryError } from "../domain/DiscoveryError.ts"
 import type { Coverage } from "../domain/Snapshot.ts"
 import type { SourceTree } from "../ports/SourceTree.ts"
 import type { ConfigFile } from "./CompilerOptions.ts"
@@ -26,19 +25,21 @@ export const scanConfigFiles = (
   files: ReadonlyArray<{ readonly file: ListedFile; readonly analyzer: Analyzer }>,
   concurrency: number,
   cache: ScanCache
-): Effect.Effect<ConfigScan, DiscoveryError, SourceTree | Digest.Digest> =>
+): Effect.Effect<ConfigScan, never, SourceTree | Digest.Digest> =>
   Effect.gen(function*() {
     const results = yield* Effect.forEach(files, ({ analyzer, file }) =>
-      Effect.map(readContent(file, false, cache), (content) => {
+      Effect.map(readContent(file, false, cache, analyzer.id), (content) => {
+        if (content._tag === "Unread") return { file, analyzer, hash: "", facts: undefined, notes: [], unread: content.coverage }
         const bytes = content.bytes
-        if (isBinary(bytes)) return { file, analyzer, hash: content.hash, facts: undefined, notes: [BINARY_NOTE] }
+        if (isBinary(bytes)) return { file, analyzer, hash: content.hash, facts: undefined, notes: [BINARY_NOTE], unread: undefined }
         const analysis = runAnalyzer(analyzer, file.path, decodeText(bytes))
-        return { file, analyzer, hash: content.hash, facts: analysis.facts, notes: analysis.notes }
+        return { file, analyzer, hash: content.hash, facts: analysis.facts, notes: analysis.notes, unread: undefined }
       }), { concurrency })
     const manifests: Array<Manifest> = []
     const configFiles: Array<ConfigFile> = []
     const coverage: Array<Coverage> = []
     for (const result of results) {
+      if (result.unread !== undefined) coverage.push(result.unread)
       coverage.push(...notesToCoverage(result.analyzer.id, result.file.path, result.notes))
       if (result.facts?._tag === "manifest") {
         manifests.push({ path: result.file.path, contentHash: result.hash, facts: result.facts })

@@ -20,6 +20,7 @@ import { scanConfigFiles } from "./ConfigScan.ts"
 import * as DiscoveryConfig from "./DiscoveryConfig.ts"
 import { treeResolver } from "./DocumentResolution.ts"
 import type { PreparedDocument } from "./DocumentScan.ts"
+import { isUnread } from "./FileContent.ts"
 import { analysedDocument, ANALYZER_ID, prepareDocument, readDocument, reuseDocument } from "./DocumentScan.ts"
 import type { Analysis, Analyzer } from "./FileAnalysis.ts"
 import type { Keys } from "./Fingerprints.ts"
@@ -204,8 +205,13 @@ export const discoverWith = (
     const modulesPhase = Stream.fromIterable(pendingModules).pipe(
       Stream.mapEffect((file) => scanModule(file, moduleContext!), { concurrency: config.concurrency }),
       Stream.tap((outcome) => {
-        moduleOutcomes.push(outcome)
-        tally(outcome)
+        if (isUnread(outcome)) {
+          coverage.push(outcome.coverage)
+          counts.done++
+        } else {
+          moduleOutcomes.push(outcome)
+          tally(outcome)
+        }
         return progress("modules")
       }),
       Stream.runDrain
@@ -213,9 +219,16 @@ export const discoverWith = (
     // Documents are read first and those that cannot be reused handed to the analyzer pool, which
     // may parse them on another thread while this one analyses modules, and helps only after: a
     // group of documents taken here in between held the modules up, and left that thread idle.
-    const prepared = yield* Effect.forEach(documents, (file) => prepareDocument(file, previous, cache), {
+    const read = yield* Effect.forEach(documents, (file) => prepareDocument(file, previous, cache), {
       concurrency: config.concurrency
     })
+    const prepared: Array<PreparedDocument> = []
+    for (const document of read) {
+      if (document._tag === "Unread") {
+        coverage.push(document.coverage)
+        counts.done++
+      } else prepared.push(document)
+    }
     const early = prepared.filter((p) => p.prior === undefined && p.text !== undefined)
     const modulesDone = yield* Deferred.make<void>()
     const earlyAnalyses = yield* Effect.forkChild(
@@ -243,9 +256,16 @@ export const discoverWith = (
     // Documents whose hash matched wait for the resolution universe: reused if it held, else parsed.
     yield* progress("documents")
     const late: Array<PreparedDocument> = []
+    const lost = new Set<PreparedDocument>()
     for (const prepared of documentWork.prepared) {
       if (prepared.prior !== undefined && !resolutionUnchanged) {
-        late.push(prepared.text === undefined && !prepared.binary ? yield* readDocument(prepared.file, undefined, cache) : prepared)
+        const again = prepared.text === undefined && !prepared.binary ? yield* readDocument(prepared.file, undefined, cache) : prepared
+        if (again._tag === "Unread") {
+          // Vouched for by the cache, gone or unreadable once read: it costs that document alone.
+          coverage.push(again.coverage)
+          lost.add(prepared)
+          counts.done++
+        } else late.push(again)
       }
     }
     const lateText = late.filter((p) => p.text !== undefined)
@@ -253,6 +273,7 @@ export const discoverWith = (
     lateText.forEach((p, i) => documentWork.analysed.set(p.file.path, lateAnalyses[i]!))
     const documentOutcomes: Array<FileOutcome> = []
     for (const prepared of documentWork.prepared) {
+      if (lost.has(prepared)) continue
       const outcome = prepared.prior !== undefined && resolutionUnchanged
         ? reuseDocument(prepared.prior, previous!)
         : analysedDocument(prepared, prepared.binary ? undefined : documentWork.analysed.get(prepared.file.path), resolveDocument)

@@ -7,11 +7,11 @@
  */
 import { Effect } from "effect"
 import type * as Digest from "effect/crypto/Digest"
-import type { DiscoveryError } from "../domain/DiscoveryError.ts"
 import type { DocumentEntity } from "../domain/Snapshot.ts"
 import type { SourceTree } from "../ports/SourceTree.ts"
 import type { DocumentResolution } from "./DocumentResolution.ts"
 import type { Analysis, DocumentReference } from "./FileAnalysis.ts"
+import type { Unread } from "./FileContent.ts"
 import { decodeText, isBinary, readContent } from "./FileContent.ts"
 import type { FileOutcome } from "./ModuleScan.ts"
 import { BINARY_NOTE, notesToCoverage } from "./ModuleScan.ts"
@@ -24,6 +24,7 @@ import type { ListedFile } from "./Walk.ts"
 export const ANALYZER_ID = "markdown"
 
 export interface PreparedDocument {
+  readonly _tag: "Prepared"
   readonly file: ListedFile
   readonly hash: string
   /** The previous snapshot's entity, present only when its hash equals `hash`. */
@@ -38,15 +39,18 @@ const priorDocument = (file: ListedFile, previous: PreviousIndex | undefined): D
   return prior?.kind === "document" ? prior : undefined
 }
 
+/** The document read, or `Unread` when it cannot be read as it was listed. */
 export const readDocument = (
   file: ListedFile,
   previous: PreviousIndex | undefined,
   cache: ScanCache
-): Effect.Effect<PreparedDocument, DiscoveryError, SourceTree | Digest.Digest> =>
-  Effect.map(readContent(file, true, cache), (content) => {
+): Effect.Effect<PreparedDocument | Unread, never, SourceTree | Digest.Digest> =>
+  Effect.map(readContent(file, true, cache, ANALYZER_ID), (content): PreparedDocument | Unread => {
+    if (content._tag === "Unread") return content
     const prior = priorDocument(file, previous)
     const binary = isBinary(content.bytes)
     return {
+      _tag: "Prepared",
       file,
       hash: content.hash,
       prior: prior !== undefined && hashOf(prior) === content.hash ? prior : undefined,
@@ -60,11 +64,11 @@ export const prepareDocument = (
   file: ListedFile,
   previous: PreviousIndex | undefined,
   cache: ScanCache
-): Effect.Effect<PreparedDocument, DiscoveryError, SourceTree | Digest.Digest> => {
+): Effect.Effect<PreparedDocument | Unread, never, SourceTree | Digest.Digest> => {
   const prior = priorDocument(file, previous)
   const hash = hashOf(prior)
   return prior !== undefined && hash !== undefined && cache.hashOf(file.path, file.stamp) === hash
-    ? Effect.succeed({ file, hash, prior, text: undefined, binary: false })
+    ? Effect.succeed({ _tag: "Prepared", file, hash, prior, text: undefined, binary: false })
     : readDocument(file, previous, cache)
 }
 

@@ -5,12 +5,12 @@
  */
 import { Effect } from "effect"
 import type * as Digest from "effect/crypto/Digest"
-import type { DiscoveryError } from "../domain/DiscoveryError.ts"
 import type { Coverage, ModuleEntity } from "../domain/Snapshot.ts"
 import type { SourceTree } from "../ports/SourceTree.ts"
 import type { Unit } from "./Assemble.ts"
 import type { Analyzer, Note } from "./FileAnalysis.ts"
-import { decodeText, isBinary, readContent } from "./FileContent.ts"
+import type { Unread } from "./FileContent.ts"
+import { decodeText, isBinary, isUnread, readContent } from "./FileContent.ts"
 import { MODULE_RELATION_KINDS, moduleRelations, referencesOf } from "./ModuleRelations.ts"
 import type { Resolver } from "./ModuleResolution.ts"
 import { runAnalyzer } from "./Registry.ts"
@@ -72,11 +72,13 @@ export const reuseModuleUnread = (file: ListedFile, context: ModuleScanContext):
     : undefined
 }
 
+/** The module's unit, or `Unread` when the file cannot be read as it was listed. */
 export const scanModule = (
   file: ListedFile,
   context: ModuleScanContext
-): Effect.Effect<FileOutcome, DiscoveryError, SourceTree | Digest.Digest> =>
-  Effect.map(readContent(file, false, context.cache), (content): FileOutcome => {
+): Effect.Effect<FileOutcome | Unread, never, SourceTree | Digest.Digest> =>
+  Effect.map(readContent(file, false, context.cache, context.analyzer.id), (content): FileOutcome | Unread => {
+    if (isUnread(content)) return content
     const prior = priorModule(file, context)
     if (prior !== undefined && content.hash === hashOf(prior)) return reuse(prior, file, context)
     const entity: ModuleEntity = {

@@ -25,6 +25,7 @@ import { partition, runNote } from "./Discover.ts"
 import { PIPELINE_VERSION } from "./PipelineVersion.ts"
 import * as DiscoveryConfig from "./DiscoveryConfig.ts"
 import { treeResolver } from "./DocumentResolution.ts"
+import { isUnread } from "./FileContent.ts"
 import { analysedDocument, ANALYZER_ID, readDocument, reuseDocument } from "./DocumentScan.ts"
 import type { Analyzer } from "./FileAnalysis.ts"
 import type { Keys } from "./Fingerprints.ts"
@@ -243,6 +244,8 @@ export const patch = (input: PatchInput): Effect.Effect<Patched | undefined, Dis
     for (const file of movedModules.sort(byPath)) {
       // A module to scan means the partition found the module analyzer, so there is a context.
       const outcome = yield* scanModule(file, context!)
+      // A file that cannot be read now leaves an entity out: the full scan says so.
+      if (isUnread(outcome)) return undefined
       if (outcome.parsed) parsed++
       if (!outcome.reused) notReused++
       const prior = previous.entity(`module:${file.path}`)
@@ -269,6 +272,7 @@ export const patch = (input: PatchInput): Effect.Effect<Patched | undefined, Dis
     const pool = yield* AnalyzerPool
     for (const file of movedDocuments.sort(byPath)) {
       const prepared = yield* readDocument(file, previous, cache)
+      if (prepared._tag === "Unread") return undefined
       const outcome = prepared.prior !== undefined
         ? reuseDocument(prepared.prior, previous)
         : analysedDocument(

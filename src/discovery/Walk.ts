@@ -1,10 +1,11 @@
 /**
  * Lists the files a scan may read: every `.gitignore` honoured at its own level and
- * `.git/info/exclude` at the root, the configuration's include and exclude applied, secrets and
- * symbolic links reported as coverage instead of listed.
+ * `.git/info/exclude` at the root, the configuration's include and exclude applied, secrets,
+ * symbolic links, names that are not UTF-8 and directories that cannot be read reported as
+ * coverage instead of listed.
  * Listing order is whatever the tree gives; everything downstream sorts.
  */
-import { Effect, Option } from "effect"
+import { Effect, Option, Result } from "effect"
 import ignore from "ignore"
 import type { DiscoveryError } from "../domain/DiscoveryError.ts"
 import type { Coverage } from "../domain/Snapshot.ts"
@@ -73,16 +74,44 @@ export const walk = Effect.fnUntraced(function*(config: DiscoveryConfig, cache: 
   const files: Array<ListedFile> = []
   const coverage: Array<Coverage> = []
 
+  const failed = (scope: string, detail: string, consequence: string): Coverage => ({
+    analyzer: "source-tree",
+    scope,
+    status: "failed",
+    reason: `cannot read: ${detail}; ${consequence}`
+  })
+
   const visit = (directory: string, ignoreFiles: ReadonlyArray<IgnoreFile>): Effect.Effect<void, DiscoveryError> =>
     Effect.gen(function*() {
-      const entries = yield* tree.list(directory)
+      // The root must be readable; a directory below it that is not costs its own files alone.
+      const listed = yield* Effect.result(tree.list(directory))
+      if (Result.isFailure(listed)) {
+        if (directory === "") return yield* Effect.fail(listed.failure)
+        coverage.push(failed(directory, listed.failure.reason.detail, "the files below it are not listed"))
+        return
+      }
+      const entries = listed.success
       let scoped = ignoreFiles
       if (entries.some((entry) => entry.name === ".gitignore" && entry.type === "file")) {
-        scoped = [...ignoreFiles, ignoreFile(directory, yield* tree.read(join(directory, ".gitignore")))]
+        const path = join(directory, ".gitignore")
+        const rules = yield* Effect.result(tree.read(path))
+        // As git does: an ignore file it cannot read is passed over, with a warning.
+        if (Result.isSuccess(rules)) scoped = [...ignoreFiles, ignoreFile(directory, rules.success)]
+        else coverage.push(failed(path, rules.failure.reason.detail, "its rules are not applied"))
       }
       const subdirectories: Array<string> = []
       for (const entry of entries) {
         const path = join(directory, entry.name)
+        if (entry.type === "undecodable") {
+          if (isIgnored(path, false, scoped) || exclude.ignores(path)) continue
+          coverage.push({
+            analyzer: "source-tree",
+            scope: path,
+            status: "failed",
+            reason: "name is not valid UTF-8 (shown with \\xNN for its other bytes); not read, rename it to index it"
+          })
+          continue
+        }
         if (entry.type === "directory") {
           if (SKIPPED_DIRECTORIES.has(entry.name)) continue
           if (isIgnored(path, true, scoped) || exclude.ignores(`${path}/`)) continue

@@ -7,7 +7,12 @@ import type { Effect, Option } from "effect"
 import { Context } from "effect"
 import type { DiscoveryError } from "../domain/DiscoveryError.ts"
 
-export type EntryType = "file" | "directory" | "symlink" | "other"
+/**
+ * `undecodable`: an entry whose name is not valid UTF-8. Paths are strings, so it can be neither
+ * listed into nor read; its `name` shows each byte that is not UTF-8 as `\xNN`, for the coverage
+ * entry that reports it.
+ */
+export type EntryType = "file" | "directory" | "symlink" | "other" | "undecodable"
 
 export interface SourceEntry {
   /** The entry's name within its directory. */
