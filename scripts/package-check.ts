@@ -6,7 +6,8 @@
  *   a. `cairn ask` answers from a small fixture repository, with plain Node (the one running this
  *      script, and Node 22.19, installed from the npm registry: no ExperimentalWarning either way);
  *      an older Node gets one line naming the version needed; it counts tokens from the build's
- *      rank table, without loading js-tiktoken's listing;
+ *      rank table, without loading js-tiktoken's listing; `cairn mcp` answers requests piped to it
+ *      over stdio and ends with its input;
  *   b. a strict NodeNext TypeScript consumer (lib es2022, exactOptionalPropertyTypes,
  *      skipLibCheck false) type-checks against the shipped declarations, compiles, and runs;
  *   c. the same consumer bundled by esbuild (ESM) runs, its worker threads found through the
@@ -40,9 +41,10 @@ const run = (
   check: string,
   command: string,
   args: ReadonlyArray<string>,
-  options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; allowFailure?: boolean } = {}
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; allowFailure?: boolean; input?: string } = {}
 ): SpawnSyncReturns<string> => {
   const result = spawnSync(command, args, {
+    ...(options.input === undefined ? {} : { input: options.input }),
     cwd: options.cwd ?? scratch,
     env: options.env ?? process.env,
     encoding: "utf8",
@@ -129,6 +131,24 @@ ok("a. cairn ask counts tokens from the prebuilt rank table (dist/cli/cl100k.tab
 const node22 = nodeOf("22.19.0")
 const second = askWith(node22, "Node 22.19.0")
 ok(`a. cairn ask on Node 22.19.0: ${second.claims.length} claims, no warning on stderr`)
+// The MCP server from the bundle: requests piped in, answered, and the process ends with its input.
+const mcpRequests = [
+  { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "package-check", version: "0" } } },
+  { jsonrpc: "2.0", method: "notifications/initialized" },
+  { jsonrpc: "2.0", id: 2, method: "tools/list" },
+  { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "ask", arguments: { query: question, budgetTokens: 500 } } }
+].map((message) => JSON.stringify(message)).join("\n") + "\n"
+const served = run("cairn mcp (stdio)", process.execPath, [cairnBin, "mcp", "--root", fixture], { cwd: app, input: mcpRequests, timeoutMs: 120_000 })
+const replies = served.stdout.trim().split("\n").map((line) => JSON.parse(line) as { id: number; result: { tools?: Array<{ name: string }>; content?: Array<{ text: string }>; isError?: boolean } })
+const listed = replies.find((reply) => reply.id === 2)?.result.tools?.map((tool) => tool.name).sort().join(",")
+const answered = replies.find((reply) => reply.id === 3)?.result
+if (listed !== "ask,lookup,search,status" || answered?.content?.[0] === undefined || answered.isError === true) {
+  fail("cairn mcp (stdio)", served.stdout + served.stderr)
+}
+const servedText = answered!.content![0]!.text
+const servedPack = JSON.parse(servedText) as { claims: Array<unknown>; used_tokens: number; budget_tokens: number }
+if (servedPack.claims.length === 0 || servedPack.used_tokens > servedPack.budget_tokens) fail("cairn mcp (stdio)", servedText)
+ok(`a. cairn mcp over stdio: tools ${listed}; ask answered with ${servedPack.claims.length} claims, ${servedPack.used_tokens}/${servedPack.budget_tokens} tokens; exited with its input`)
 const old = nodeOf("20.19.0")
 const refused = run("an older Node", old, [cairnBin, "--help"], { cwd: app, allowFailure: true })
 if (refused.status !== 1 || refused.stderr.trim().split("\n").length !== 1 || !refused.stderr.includes("22.19")) {

@@ -1,6 +1,6 @@
 /** What `cairn mcp` does (its flags are declared in McpCommand.ts, so this module loads only when it runs). */
 import type { McpInput } from "./McpCommand.ts"
-import { Effect, Layer, Option } from "effect"
+import { Deferred, Effect, Layer, Option } from "effect"
 import * as Server from "../mcp/Server.ts"
 import * as RepositoryConfig from "../repositoryConfig.ts"
 import { VERSION } from "./Version.ts"
@@ -8,6 +8,9 @@ import { VERSION } from "./Version.ts"
 export const run = Effect.fn("cli.mcp")(function*({ host, http, poll, root, waitMs }: McpInput) {
   const config = yield* RepositoryConfig.read(root)
   if (Option.isSome(http)) process.stderr.write(`cairn mcp: serving ${root} at http://${host}:${http.value}/mcp\n`)
+  // Over stdio the client owns the process: when it has closed our input and been answered, the
+  // session is over (the index's files are brought up to date on the way out).
+  const clientGone = Option.isSome(http) ? undefined : yield* Deferred.make<void>()
   const served = Layer.launch(Server.layer({
     root,
     config,
@@ -16,13 +19,8 @@ export const run = Effect.fn("cli.mcp")(function*({ host, http, poll, root, wait
     refreshWaitMs: Math.max(0, waitMs),
     debounceMs: 100,
     watch: poll ? "poll" : "auto",
-    pollMs: 2_000
+    pollMs: 2_000,
+    clientGone
   }))
-  // Over stdio the client owns the process: when it closes our input, the session is over (the
-  // index's files are brought up to date on the way out).
-  const clientGone = Effect.callback<void>((resume) => {
-    process.stdin.once("end", () => resume(Effect.void))
-    process.stdin.once("close", () => resume(Effect.void))
-  })
-  yield* Option.isSome(http) ? served : Effect.raceFirst(served, clientGone)
+  yield* clientGone === undefined ? served : Effect.raceFirst(served, Deferred.await(clientGone))
 })

@@ -6,7 +6,7 @@
 import { createServer } from "node:http"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as NodeStdio from "@effect/platform-node/NodeStdio"
-import { Effect, Layer, Logger } from "effect"
+import { Deferred, Duration, Effect, Layer, Logger } from "effect"
 import { McpProtocol, McpServer } from "effect/ai"
 import { HttpRouter } from "effect/http"
 import type * as RepositoryConfig from "../repositoryConfig.ts"
@@ -24,7 +24,25 @@ export interface McpOptions {
   readonly debounceMs: number
   readonly watch: "auto" | "poll"
   readonly pollMs: number
+  /** Over stdio: completed when the client has closed our input and every question is answered. */
+  readonly clientGone?: Deferred.Deferred<void> | undefined
 }
+
+// Input closed: the client sent all it will. What it asked is answered before the server ends.
+const drainThen = (done: Deferred.Deferred<void>) =>
+  Effect.gen(function*() {
+    yield* Effect.callback<void>((resume) => {
+      process.stdin.once("end", () => resume(Effect.void))
+      process.stdin.once("close", () => resume(Effect.void))
+    })
+    const warm = yield* WarmIndex.WarmIndex
+    let quiet = 0
+    for (let waited = 0; quiet < 3 && waited < 60_000; waited += 50) {
+      yield* Effect.sleep(Duration.millis(50))
+      quiet = (yield* warm.active) === 0 ? quiet + 1 : 0
+    }
+    yield* Deferred.succeed(done, undefined)
+  })
 
 // The revisions the official clients speak, newest first.
 const PROTOCOLS = [McpProtocol.v2025_11_25, McpProtocol.v2025_06_18, McpProtocol.v2025_03_26, McpProtocol.v2024_11_05] as const
@@ -42,7 +60,8 @@ export const layer = (options: McpOptions) => {
       McpServer.layerHttp({ name: "cairn", version: options.version, instructions: INSTRUCTIONS, protocols: PROTOCOLS, path: "/mcp", registrations })
     ).pipe(Layer.provide(NodeHttpServer.layer(createServer, { port: options.http.port, host: options.http.host })))
   const watcher = Layer.effectDiscard(Effect.forkScoped(watchRoot({ root: options.root, config: options.config, mode: options.watch, pollMs: options.pollMs })))
-  return Layer.mergeAll(server, watcher).pipe(
+  const gone = options.clientGone === undefined ? Layer.empty : Layer.effectDiscard(Effect.forkScoped(drainThen(options.clientGone)))
+  return Layer.mergeAll(server, watcher, gone).pipe(
     Layer.provide(WarmIndex.layer({ root: options.root, config: options.config, refreshWaitMs: options.refreshWaitMs, debounceMs: options.debounceMs })),
     Layer.provide(Logger.layer([Logger.withConsoleError(Logger.formatSimple)]))
   )

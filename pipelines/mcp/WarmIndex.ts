@@ -80,6 +80,8 @@ export class WarmIndex extends Context.Service<WarmIndex, {
   /** Refresh now (tests, and a watcher that can only poll). */
   readonly refresh: Effect.Effect<void>
   readonly state: Effect.Effect<ServerState>
+  /** Questions being answered or waiting to be: a server ends only when this is 0. */
+  readonly active: Effect.Effect<number>
   /** Tells `state` how changes are found. */
   readonly watching: (how: string) => Effect.Effect<void>
 }>()("cairn/pipelines/mcp/WarmIndex") {}
@@ -218,8 +220,11 @@ export const layer = (options: WarmOptions): Layer.Layer<WarmIndex> =>
       yield* Deferred.await(due).pipe(Effect.timeoutOption(Duration.millis(options.refreshWaitMs)))
     })
 
+    let active = 0
     const use = <A, E>(run: (generation: Generation) => Effect.Effect<A, E>): Effect.Effect<A, E | IndexNotReady> =>
       Effect.gen(function*() {
+        active++
+        yield* Effect.addFinalizer(() => Effect.sync(() => active--))
         if (pending.size > 0 || current === undefined || running !== undefined) yield* waitForRefresh
         const held = current
         if (held === undefined) {
@@ -240,7 +245,7 @@ export const layer = (options: WarmOptions): Layer.Layer<WarmIndex> =>
             return release(h)
           })
         )
-      })
+      }).pipe(Effect.scoped)
 
     return WarmIndex.of({
       use,
@@ -257,6 +262,7 @@ export const layer = (options: WarmOptions): Layer.Layer<WarmIndex> =>
         refreshes,
         lastRefresh
       })),
+      active: Effect.sync(() => active),
       watching: (how) => Effect.sync(() => {
         watcher = how
       })
