@@ -19,6 +19,7 @@ import type { Patched } from "../src/discovery/Patch.ts"
 import type { Phase, Progress } from "../src/discovery/Progress.ts"
 import type { PreviousUnits } from "../src/discovery/Reuse.ts"
 import * as ScanCache from "../src/discovery/ScanCache.ts"
+import { type Redacted, redactor } from "../src/discovery/SecretScan.ts"
 import { scanFingerprint } from "../src/discovery/Unchanged.ts"
 import type { Listing } from "../src/discovery/Walk.ts"
 import type { ChunkFileInput } from "../src/index/chunk/ChunkFile.ts"
@@ -265,14 +266,15 @@ const readBytes = (file: string): Uint8Array | undefined => {
 }
 
 /**
- * The chunks of `notes`, with the age of the words from git blame when the root is a work tree,
- * and the notes that could not be read, which the index must not record as held. A binary file
- * (discovery's test, on the bytes read here) is held without chunks. The files' texts live only as
- * long as this step: a cold build holds every file of the repository at once here, and nothing
- * after chunking needs them.
+ * The chunks of `notes`, their secrets redacted, with the age of the words from git blame when the
+ * root is a work tree, and the notes that could not be read, which the index must not record as
+ * held. A binary file (discovery's test, on the bytes read here) is held without chunks. The
+ * files' texts live only as long as this step: a cold build holds every file of the repository at
+ * once here, and nothing after chunking needs them.
  */
 const chunkNotes = (
   root: string,
+  redact: (path: string, text: string) => Redacted,
   notes: ReadonlyArray<string>,
   counter: TokenCounterShape,
   chunking: ChunkingConfig.ChunkingConfig,
@@ -290,7 +292,9 @@ const chunkNotes = (
       if (bytes === undefined) unread.add(note)
       if (bytes === undefined || isBinary(bytes)) continue
       const blame = Option.getOrUndefined(blames.get(note) ?? Option.none())
-      requests.push({ path: note, text: decodeText(bytes), ...(blame === undefined ? {} : { history: blame }) })
+      // As discovery redacts it, so no chunk holds a secret the snapshot does not.
+      const { text } = redact(note, decodeText(bytes))
+      requests.push({ path: note, text, ...(blame === undefined ? {} : { history: blame }) })
     }
     const chunker = yield* ChunkerPool
     const chunks: Array<Chunk> = (yield* chunker.chunkAll(requests, counter, (done) => progress({ _tag: "Chunked", done, total: notes.length }), chunking)).flat()
@@ -676,7 +680,7 @@ export const indexRepository = Effect.fn("indexRepository")(function*(options: I
   const progress = options.onProgress ?? (() => {})
   // The scan's staged files live in this scope: committed by the write, removed on the way out.
   const config = yield* ChunkingConfig.decode(options.chunking)
-  const chunking: ChunkingSettings = { config, fingerprint: ChunkingConfig.fingerprint(config) }
+  const chunking: ChunkingSettings = { config, fingerprint: ChunkingConfig.fingerprint(config, options.discovery?.unredacted) }
   return yield* Effect.scoped(Effect.gen(function*() {
     const scan = yield* scanForIndex(options, chunking, progress)
     return "changed" in scan ? yield* writeIndex(options, chunking, scan, progress) : upToDateReport(scan)
@@ -697,7 +701,8 @@ const writeIndex = (options: IndexOptions, chunking: ChunkingSettings, scan: Sca
     const counter = yield* TokenCounter
     const memory = options.memory
     const { hashes, changed, deleted, space, retrain } = scan
-    const { chunks, unread } = yield* chunkNotes(options.root, changed, counter, chunking.config, progress)
+    const redact = redactor(options.discovery?.unredacted ?? [])
+    const { chunks, unread } = yield* chunkNotes(options.root, redact, changed, counter, chunking.config, progress)
     const content = {
       chunks,
       notes: changed.filter((note) => !unread.has(note)).map((note) => ({ id: note, contentHash: hashes.get(note)! })),

@@ -7,7 +7,7 @@
  * ```json
  * {
  *   "chunking": { "targetTokens": 250, "agentPatterns": ["[bot]", "renovate"] },
- *   "discovery": { "exclude": ["fixtures/"] },
+ *   "discovery": { "exclude": ["fixtures/"], "unredacted": ["docs/example-keys.md"] },
  *   "retrieval": { "rerankLimit": 16 }
  * }
  * ```
@@ -22,10 +22,14 @@ export const CONFIG_FILE = "cairn.config.json"
 const ConfigFile = Schema.Struct({
   /** The chunk token target and the agent author patterns (see `ChunkingConfig`). */
   chunking: Schema.optionalKey(ChunkingConfig.ChunkingConfig),
-  /** Which files a scan reads beyond `.gitignore`: gitignore-style patterns. */
+  /**
+   * Which files a scan reads beyond `.gitignore`, and whose secrets it keeps as written
+   * (`unredacted`): gitignore-style patterns.
+   */
   discovery: Schema.optionalKey(Schema.Struct({
     include: Schema.optionalKey(Schema.Array(Schema.String)),
-    exclude: Schema.optionalKey(Schema.Array(Schema.String))
+    exclude: Schema.optionalKey(Schema.Array(Schema.String)),
+    unredacted: Schema.optionalKey(Schema.Array(Schema.String.check(Schema.isMinLength(1))))
   })),
   /** `RetrievalConfig` overrides for every question. */
   retrieval: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown))

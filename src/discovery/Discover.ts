@@ -38,6 +38,7 @@ import { standard } from "./StandardAnalyzers.ts"
 import * as Reuse from "./Reuse.ts"
 import { PIPELINE_VERSION } from "./PipelineVersion.ts"
 import * as ScanCache from "./ScanCache.ts"
+import { redactor } from "./SecretScan.ts"
 import type { ListedFile, Listing } from "./Walk.ts"
 import { walk } from "./Walk.ts"
 
@@ -170,7 +171,8 @@ export const discoverWith = (
     counts.total = modules.length + documents.length + configFiles.length
 
     yield* progress("configuration")
-    const configScan = yield* scanConfigFiles(configFiles, config.concurrency, cache)
+    const redact = redactor(config.unredacted)
+    const configScan = yield* scanConfigFiles(configFiles, config.concurrency, cache, redact)
     counts.done += configFiles.length
     counts.parsed += configFiles.length
     coverage.push(...configScan.coverage)
@@ -192,7 +194,8 @@ export const discoverWith = (
       resolve: makeResolver(universe),
       previous,
       universeUnchanged: moduleUnchanged,
-      cache
+      cache,
+      redact
     }
     const moduleOutcomes: Array<FileOutcome> = []
     const pendingModules: Array<ListedFile> = []
@@ -219,7 +222,7 @@ export const discoverWith = (
     // Documents are read first and those that cannot be reused handed to the analyzer pool, which
     // may parse them on another thread while this one analyses modules, and helps only after: a
     // group of documents taken here in between held the modules up, and left that thread idle.
-    const read = yield* Effect.forEach(documents, (file) => prepareDocument(file, previous, cache), {
+    const read = yield* Effect.forEach(documents, (file) => prepareDocument(file, previous, cache, redact), {
       concurrency: config.concurrency
     })
     const prepared: Array<PreparedDocument> = []
@@ -259,7 +262,7 @@ export const discoverWith = (
     const lost = new Set<PreparedDocument>()
     for (const prepared of documentWork.prepared) {
       if (prepared.prior !== undefined && !resolutionUnchanged) {
-        const again = prepared.text === undefined && !prepared.binary ? yield* readDocument(prepared.file, undefined, cache) : prepared
+        const again = prepared.text === undefined && !prepared.binary ? yield* readDocument(prepared.file, undefined, cache, redact) : prepared
         if (again._tag === "Unread") {
           // Vouched for by the cache, gone or unreadable once read: it costs that document alone.
           coverage.push(again.coverage)

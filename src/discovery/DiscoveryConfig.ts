@@ -4,6 +4,7 @@
  */
 import { Effect, Schema } from "effect"
 import { ConfigInvalid, DiscoveryError } from "../domain/DiscoveryError.ts"
+import { SECRET_RULES_VERSION } from "./SecretScan.ts"
 
 const PositiveInt = Schema.Int.check(Schema.isGreaterThan(0))
 
@@ -19,6 +20,11 @@ export const DiscoveryConfigSchema = Schema.Struct({
   maxFileBytes: PositiveInt,
   /** Directories holding modules become areas down to this many path segments. Default 2. */
   areaDepth: PositiveInt,
+  /**
+   * Gitignore-style patterns of files whose text is kept as written: the secret scanner
+   * (`SecretScan.ts`) neither redacts nor reports them. Default `[]`: every file is scanned.
+   */
+  unredacted: Schema.Array(Schema.String),
   /** Files read and analysed at once. Default 16. Does not change the snapshot. */
   concurrency: PositiveInt
 })
@@ -29,6 +35,7 @@ export const defaults: DiscoveryConfig = {
   exclude: [],
   maxFileBytes: 1_048_576,
   areaDepth: 2,
+  unredacted: [],
   concurrency: 16
 }
 
@@ -47,6 +54,9 @@ export const make = (overrides: Partial<DiscoveryConfig> = {}): Effect.Effect<Di
 // The default formatter ends a message with `at <path>`; the first path segment is the field.
 const firstField = (message: string): string => /at \["?([A-Za-z]+)/.exec(message)?.[1] ?? "config"
 
-/** The fields that shape the snapshot, in a fixed order, for the configuration hash. */
+/**
+ * The fields that shape the snapshot, in a fixed order, for the configuration hash; with the secret
+ * rules' version, since they decide what a summary may quote.
+ */
 export const hashedFields = (config: DiscoveryConfig): string =>
-  JSON.stringify([config.include, config.exclude, config.maxFileBytes, config.areaDepth])
+  JSON.stringify([config.include, config.exclude, config.maxFileBytes, config.areaDepth, config.unredacted, SECRET_RULES_VERSION])

@@ -7,7 +7,7 @@
  */
 import { Effect } from "effect"
 import type * as Digest from "effect/crypto/Digest"
-import type { DocumentEntity } from "../domain/Snapshot.ts"
+import type { Coverage, DocumentEntity } from "../domain/Snapshot.ts"
 import type { SourceTree } from "../ports/SourceTree.ts"
 import type { DocumentResolution } from "./DocumentResolution.ts"
 import type { Analysis, DocumentReference } from "./FileAnalysis.ts"
@@ -19,6 +19,7 @@ import { basename } from "./Paths.ts"
 import type { PreviousIndex } from "./Reuse.ts"
 import { hashOf } from "./Reuse.ts"
 import type { ScanCache } from "./ScanCache.ts"
+import { findingsToCoverage, type Redacted } from "./SecretScan.ts"
 import type { ListedFile } from "./Walk.ts"
 
 export const ANALYZER_ID = "markdown"
@@ -32,6 +33,8 @@ export interface PreparedDocument {
   /** The text, unless the file was not read (the cache vouched for it) or is binary. */
   readonly text: string | undefined
   readonly binary: boolean
+  /** Coverage of the secrets redacted from `text`. */
+  readonly secrets: ReadonlyArray<Coverage>
 }
 
 const priorDocument = (file: ListedFile, previous: PreviousIndex | undefined): DocumentEntity | undefined => {
@@ -43,19 +46,22 @@ const priorDocument = (file: ListedFile, previous: PreviousIndex | undefined): D
 export const readDocument = (
   file: ListedFile,
   previous: PreviousIndex | undefined,
-  cache: ScanCache
+  cache: ScanCache,
+  redact: (path: string, text: string) => Redacted
 ): Effect.Effect<PreparedDocument | Unread, never, SourceTree | Digest.Digest> =>
   Effect.map(readContent(file, true, cache, ANALYZER_ID), (content): PreparedDocument | Unread => {
     if (content._tag === "Unread") return content
     const prior = priorDocument(file, previous)
     const binary = isBinary(content.bytes)
+    const redacted = binary ? undefined : redact(file.path, decodeText(content.bytes))
     return {
       _tag: "Prepared",
       file,
       hash: content.hash,
       prior: prior !== undefined && hashOf(prior) === content.hash ? prior : undefined,
-      text: binary ? undefined : decodeText(content.bytes),
-      binary
+      text: redacted?.text,
+      binary,
+      secrets: findingsToCoverage(ANALYZER_ID, file.path, redacted?.findings ?? [])
     }
   })
 
@@ -63,13 +69,14 @@ export const readDocument = (
 export const prepareDocument = (
   file: ListedFile,
   previous: PreviousIndex | undefined,
-  cache: ScanCache
+  cache: ScanCache,
+  redact: (path: string, text: string) => Redacted
 ): Effect.Effect<PreparedDocument | Unread, never, SourceTree | Digest.Digest> => {
   const prior = priorDocument(file, previous)
   const hash = hashOf(prior)
   return prior !== undefined && hash !== undefined && cache.hashOf(file.path, file.stamp) === hash
-    ? Effect.succeed({ _tag: "Prepared", file, hash, prior, text: undefined, binary: false })
-    : readDocument(file, previous, cache)
+    ? Effect.succeed({ _tag: "Prepared", file, hash, prior, text: undefined, binary: false, secrets: [] })
+    : readDocument(file, previous, cache, redact)
 }
 
 /** The previous snapshot's unit for an unchanged document in an unchanged resolution universe. */
@@ -104,7 +111,7 @@ export const analysedDocument = (
   }
   const facts = analysis.facts?._tag === "document" ? analysis.facts : undefined
   if (facts === undefined) {
-    return { unit: { entity: empty, relations: [], coverage: notesToCoverage(ANALYZER_ID, file.path, analysis.notes) }, parsed: true, reused: false }
+    return { unit: { entity: empty, relations: [], coverage: [...notesToCoverage(ANALYZER_ID, file.path, analysis.notes), ...prepared.secrets] }, parsed: true, reused: false }
   }
   const resolution = resolve(file.path, facts.references)
   return {
@@ -120,7 +127,7 @@ export const analysedDocument = (
         evidenceTruncated: resolution.evidenceTruncated
       },
       relations: resolution.relations,
-      coverage: notesToCoverage(ANALYZER_ID, file.path, [...analysis.notes, ...resolution.notes])
+      coverage: [...notesToCoverage(ANALYZER_ID, file.path, [...analysis.notes, ...resolution.notes]), ...prepared.secrets]
     },
     parsed: true,
     reused: false

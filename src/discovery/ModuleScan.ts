@@ -17,6 +17,7 @@ import { runAnalyzer } from "./Registry.ts"
 import type { PreviousIndex } from "./Reuse.ts"
 import { hashOf } from "./Reuse.ts"
 import type { ScanCache } from "./ScanCache.ts"
+import { findingsToCoverage, type Redacted } from "./SecretScan.ts"
 import { languageOf } from "./TypeScriptAnalyzer.ts"
 import type { ListedFile } from "./Walk.ts"
 
@@ -33,6 +34,8 @@ export interface ModuleScanContext {
   /** The module universe equals the previous snapshot's: its relations stand as they are. */
   readonly universeUnchanged: boolean
   readonly cache: ScanCache
+  /** The file's text with its secrets redacted (see `SecretScan.redactor`). */
+  readonly redact: (path: string, text: string) => Redacted
 }
 
 export const notesToCoverage = (analyzer: string, path: string, notes: ReadonlyArray<Note>): Array<Coverage> =>
@@ -97,7 +100,8 @@ export const scanModule = (
         reused: false
       }
     }
-    const analysis = runAnalyzer(context.analyzer, file.path, decodeText(content.bytes))
+    const { findings, text } = context.redact(file.path, decodeText(content.bytes))
+    const analysis = runAnalyzer(context.analyzer, file.path, text)
     const facts = analysis.facts?._tag === "module" ? analysis.facts : undefined
     return {
       unit: {
@@ -105,7 +109,7 @@ export const scanModule = (
           ? entity
           : { ...entity, language: facts.language, exports: facts.exports, declarations: facts.declarations },
         relations: facts === undefined ? [] : moduleRelations(file.path, facts.references, context.resolve),
-        coverage: notesToCoverage(context.analyzer.id, file.path, analysis.notes)
+        coverage: [...notesToCoverage(context.analyzer.id, file.path, analysis.notes), ...findingsToCoverage(context.analyzer.id, file.path, findings)]
       },
       parsed: true,
       reused: false

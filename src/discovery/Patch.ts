@@ -26,6 +26,7 @@ import { PIPELINE_VERSION } from "./PipelineVersion.ts"
 import * as DiscoveryConfig from "./DiscoveryConfig.ts"
 import { treeResolver } from "./DocumentResolution.ts"
 import { isUnread } from "./FileContent.ts"
+import { redactor } from "./SecretScan.ts"
 import { analysedDocument, ANALYZER_ID, readDocument, reuseDocument } from "./DocumentScan.ts"
 import type { Analyzer } from "./FileAnalysis.ts"
 import type { Keys } from "./Fingerprints.ts"
@@ -206,7 +207,8 @@ export const patch = (input: PatchInput): Effect.Effect<Patched | undefined, Dis
       resolutionKey: stored.keys.resolutionKey
     }
     // A tree of documents alone has no module analyzer, and no module to scan with one.
-    const context = moduleAnalyzer && { analyzer: alone(moduleAnalyzer), resolve: makeResolver(universe), previous, universeUnchanged: true, cache }
+    const redact = redactor(config.unredacted)
+    const context = moduleAnalyzer && { analyzer: alone(moduleAnalyzer), resolve: makeResolver(universe), previous, universeUnchanged: true, cache, redact }
 
     const digest = yield* Digest.Digest
     const encoder = new TextEncoder()
@@ -271,7 +273,7 @@ export const patch = (input: PatchInput): Effect.Effect<Patched | undefined, Dis
     })
     const pool = yield* AnalyzerPool
     for (const file of movedDocuments.sort(byPath)) {
-      const prepared = yield* readDocument(file, previous, cache)
+      const prepared = yield* readDocument(file, previous, cache, redact)
       if (prepared._tag === "Unread") return undefined
       const outcome = prepared.prior !== undefined
         ? reuseDocument(prepared.prior, previous)

@@ -11,9 +11,10 @@ describe("ChunkingConfig", () => {
     assert.notStrictEqual(ChunkingConfig.fingerprint({ agentPatterns: ["[bot]", "bot@"] }), byDefault)
   })
 
-  it("fingerprint - today's defaults are those builds from before the record were made under", () => {
-    // Should the defaults move, this fails: those builds then differ from a default build and must rebuild.
-    assert.strictEqual(ChunkingConfig.DEFAULT_FINGERPRINT, ChunkingConfig.BEFORE_RECORDED_FINGERPRINT)
+  it("fingerprint - builds from before the record differ from today's defaults, which redact secrets, so they rebuild", () => {
+    assert.notStrictEqual(ChunkingConfig.DEFAULT_FINGERPRINT, ChunkingConfig.BEFORE_RECORDED_FINGERPRINT)
+    assert.strictEqual(ChunkingConfig.fingerprint({}, ["b/", "a/", "b/"]), ChunkingConfig.fingerprint({}, ["a/", "b/"]))
+    assert.notStrictEqual(ChunkingConfig.fingerprint({}, ["docs/keys.md"]), ChunkingConfig.DEFAULT_FINGERPRINT)
   })
 
   it.effect("decode - nothing is the defaults; out of range and unknown keys name the field", () =>

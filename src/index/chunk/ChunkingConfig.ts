@@ -5,6 +5,7 @@
  */
 import { Effect, Schema } from "effect"
 import { fromSchemaError, type InvalidInput } from "../../domain/InvalidInput.ts"
+import { SECRET_RULES_VERSION } from "../../discovery/SecretScan.ts"
 import { DEFAULT_AGENT_PATTERNS, DEFAULT_TARGET_TOKENS } from "./ChunkOptions.ts"
 
 /**
@@ -29,12 +30,15 @@ export const decode = (input: unknown): Effect.Effect<ChunkingConfig, InvalidInp
 /**
  * The settings in force, defaults filled in, as one string: what the index records. Agent patterns
  * match ignoring case and order, so they are recorded lowercased, once each and sorted: writing
- * them otherwise does not rebuild the index.
+ * them otherwise does not rebuild the index. The secret rules and the files kept `unredacted`
+ * (discovery's setting) decide a chunk's words too: an index built under others is rebuilt, so no
+ * chunk keeps a secret later rules redact.
  */
-export const fingerprint = (config: ChunkingConfig): string =>
+export const fingerprint = (config: ChunkingConfig, unredacted: ReadonlyArray<string> = []): string =>
   JSON.stringify({
     targetTokens: config.targetTokens ?? DEFAULT_TARGET_TOKENS,
-    agentPatterns: [...new Set((config.agentPatterns ?? DEFAULT_AGENT_PATTERNS).map((pattern) => pattern.toLowerCase()))].sort()
+    agentPatterns: [...new Set((config.agentPatterns ?? DEFAULT_AGENT_PATTERNS).map((pattern) => pattern.toLowerCase()))].sort(),
+    redaction: [SECRET_RULES_VERSION, ...[...new Set(unredacted)].sort()]
   })
 
 /** The settings of today's defaults. */
