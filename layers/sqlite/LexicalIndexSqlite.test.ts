@@ -190,6 +190,17 @@ describe("LexicalIndexSqlite", () => {
       for (const query of QUERIES) assert.deepStrictEqual(yield* index.search(query, 10, {}), yield* reference.search(query, 10, {}), query)
     }))
 
+  it.effect("search - term counts read from the index are not trusted where they disagree with MATCH: the text is analysed instead", () =>
+    Effect.gen(function*() {
+      const weights = RetrievalConfig.defaults.lexicalWeights
+      const memory = yield* LexicalIndexMemory.make(corpus, weights)
+      const database = yield* openSeeded(coldBuild(corpus))
+      // Stands in for the connection's view of the FTS5 index, and holds no instance of any term.
+      database.connection.exec("CREATE TEMP TABLE cairn_fts_instances (term TEXT, doc INTEGER, col TEXT)")
+      const sqlite = yield* LexicalIndexSqlite.make({ weights }).pipe(Effect.provideService(Database, database))
+      for (const query of QUERIES) assertSameHits(yield* sqlite.search(query, 10, {}), yield* memory.search(query, 10, {}), query)
+    }))
+
   it.effect("search - hostile questions return quickly: 50,000 letters, CJK without spaces, 16 KB of prose, nothing", () =>
     Effect.gen(function*() {
       const { memory, sqlite } = yield* bothIndexes(corpus, RetrievalConfig.defaults.lexicalWeights)

@@ -88,6 +88,9 @@ export interface Options {
   readonly strategy?: "pruned" | "exhaustive"
 }
 
+/** Per phrase, each row holding it: its instances in the text, title and tags columns. */
+type PhraseCounts = ReadonlyArray<ReadonlyMap<number, readonly [number, number, number]>>
+
 interface Query {
   readonly phrases: ReadonlyArray<Phrase>
   /** Per phrase: the rows holding it, by FTS5's own count, and its idf as `bm25()` takes it. */
@@ -97,7 +100,11 @@ interface Query {
   readonly k: number
   readonly clause: Clause
   readonly passes: (chunk: Chunk) => boolean
+  /** The phrases' instances as FTS5 indexed them, read once per query; undefined where they cannot be read so. */
+  readonly counts: () => PhraseCounts | undefined
 }
+
+const COLUMN = { text: 0, title: 1, tags: 2 } as const
 
 /**
  * FTS5 finds and orders candidates; the hits' scores are computed here, by the reference
@@ -138,11 +145,63 @@ const search = (db: DatabaseSync, weights: ColumnWeights, strategy: "pruned" | "
     return { corpus, hits, idfs: hits.map((n) => idf(corpus.rows, n)) }
   }
 
+  // The FTS5 index read term by term, each instance a row (doc, col, offset); private to this
+  // connection, so it needs no write to the file and a read-only open may create it.
+  db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.cairn_fts_instances USING fts5vocab(main, chunks_fts, instance)")
+  const instancesOf = db.prepare("SELECT doc, col FROM temp.cairn_fts_instances WHERE term = ?")
+
+  /**
+   * Every row's instances of each phrase, from FTS5's index: the counts `bm25()` itself takes,
+   * without analysing the candidates' text again (which cost a one-shot question more than the
+   * read). Undefined when the rows holding a phrase's stem are not the rows MATCH counted for its
+   * surface, that is when FTS5 made the surface into another term: the text is analysed then.
+   */
+  const indexedCounts = (phrases: ReadonlyArray<Phrase>, hits: ReadonlyArray<number>): PhraseCounts | undefined => {
+    const counts: Array<Map<number, [number, number, number]>> = []
+    for (let i = 0; i < phrases.length; i++) {
+      const byRow = new Map<number, [number, number, number]>()
+      for (const { col, doc } of instancesOf.iterate(phrases[i]!.stem) as Iterable<{ doc: number; col: keyof typeof COLUMN }>) {
+        let columns = byRow.get(doc)
+        if (columns === undefined) byRow.set(doc, columns = [0, 0, 0])
+        columns[COLUMN[col]]++
+      }
+      if (byRow.size !== hits[i]) return undefined
+      counts.push(byRow)
+    }
+    return counts
+  }
+
+  /** Column by column, instance by instance, as FTS5 adds a column's weight per instance. */
+  const weighted = (counts: PhraseCounts, row: number): Array<number> =>
+    counts.map((byRow) => {
+      const [text, title, tags] = byRow.get(row) ?? [0, 0, 0]
+      let f = 0
+      for (let n = 0; n < text; n++) f += weights.text
+      for (let n = 0; n < title; n++) f += weights.title
+      for (let n = 0; n < tags; n++) f += weights.tags
+      return f
+    })
+
+  /** The same from the chunk's text, analysed as it was fed to FTS5. */
+  const analysed = (index: ReadonlyMap<string, number>, phrases: number, chunk: Chunk): Array<number> => {
+    const freqs = new Array<number>(phrases).fill(0)
+    const fed = feed(chunk.text, chunk.title, chunk.tags)
+    for (const [column, weight] of [[fed[0], weights.text], [fed[1], weights.title], [fed[2], weights.tags]] as const) {
+      if (column === "") continue
+      for (const token of column.split(" ")) {
+        const i = index.get(stem(token))
+        if (i !== undefined) freqs[i] = freqs[i]! + weight
+      }
+    }
+    return freqs
+  }
+
   /** The scores of the chunks at `rows` that pass the filter, as `bm25()` defines them. */
   const scored = (query: Query, rows: ReadonlyArray<number>): Array<LexicalHit> => {
     const chunks = chunksAtRows(db, rows)
     const lengths = rowLengths(db, "chunks_fts", rows)
     const avgdl = query.corpus.tokens / query.corpus.rows
+    const counts = query.counts()
     const index = new Map(query.phrases.map((phrase, i) => [phrase.stem, i] as const))
     const hits: Array<LexicalHit> = []
     for (const row of rows) {
@@ -150,16 +209,7 @@ const search = (db: DatabaseSync, weights: ColumnWeights, strategy: "pruned" | "
       const length = lengths.get(row)
       if (chunk === undefined || length === undefined) throw new Error(`text index row ${row} has no stored chunk; rebuild the index`)
       if (!query.passes(chunk)) continue
-      const freqs = new Array<number>(query.phrases.length).fill(0)
-      const fed = feed(chunk.text, chunk.title, chunk.tags)
-      // Column by column, occurrence by occurrence: FTS5 adds a column's weight per instance.
-      for (const [column, weight] of [[fed[0], weights.text], [fed[1], weights.title], [fed[2], weights.tags]] as const) {
-        if (column === "") continue
-        for (const token of column.split(" ")) {
-          const i = index.get(stem(token))
-          if (i !== undefined) freqs[i] = freqs[i]! + weight
-        }
-      }
+      const freqs = counts === undefined ? analysed(index, query.phrases.length, chunk) : weighted(counts, row)
       hits.push({ id: chunk.id, score: score(query.idfs, freqs, length, avgdl) })
     }
     return hits
@@ -219,7 +269,16 @@ const search = (db: DatabaseSync, weights: ColumnWeights, strategy: "pruned" | "
     const phrases = phrasesOf(text)
     if (phrases.length === 0) return []
     const run = () => {
-      const query: Query = { phrases, ...statistics(phrases), k, clause: chunkClause(filter, "c"), passes: compile(filter) }
+      const stats = statistics(phrases)
+      let counts: { readonly value: PhraseCounts | undefined } | undefined
+      const query: Query = {
+        phrases,
+        ...stats,
+        k,
+        clause: chunkClause(filter, "c"),
+        passes: compile(filter),
+        counts: () => (counts ??= { value: indexedCounts(phrases, stats.hits) }).value
+      }
       if (strategy === "pruned") {
         // First leave out the terms in a tenth of the rows (cheap when it works), then only those
         // in half the rows (floored idf: nearly always works), then rank every match.
