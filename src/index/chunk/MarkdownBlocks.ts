@@ -76,11 +76,103 @@ const blockOf = (node: RootContent): Block => {
   }
 }
 
-/** The top-level blocks of a document, in order. `lines` are the document's lines. */
+// One empty list for every block read without the parser: a heading-dense file has one per line.
+const NO_PARTS: ReadonlyArray<readonly [number, number]> = []
+
+const shifted = (block: Block, offset: number): Block =>
+  offset === 0 ? block : {
+    ...block,
+    startLine: block.startLine + offset,
+    endLine: block.endLine + offset,
+    parts: block.parts.map(([first, last]) => [first + offset, last + offset] as const)
+  }
+
+// An ATX heading at the first column: it closes every open block, so what comes before and after
+// it parse alike whether together or apart (unless inside a fence, HTML or frontmatter).
+const ATX = /^(#{1,6})(?=[ \t\r]|$)/
+const BLANK = /^[ \t]*\r?$/
+// A line no block construct but a paragraph can start with or continue as: it opens with a letter,
+// or a digit not followed by an ordered list's `.` or `)`, and holds no table pipe.
+const PLAIN = /^ {0,3}(?:\p{L}|\d+(?![\d.)]))[^|]*$/u
+const FENCE = /^ {0,3}(`{3,}|~{3,})/
+/** Raw HTML blocks that run to an end marker rather than a blank line (CommonMark types 1 to 5). */
+const HTML_ENDS: ReadonlyArray<readonly [RegExp, RegExp]> = [
+  [/^ {0,3}<(?:script|pre|style|textarea)(?:[\s>]|$)/i, /<\/(?:script|pre|style|textarea)>/i],
+  [/^ {0,3}<!--/, /-->/],
+  [/^ {0,3}<\?/, /\?>/],
+  [/^ {0,3}<!\[CDATA\[/, /\]\]>/],
+  [/^ {0,3}<![A-Za-z]/, />/]
+]
+const HTML_START = /^ {0,3}</
+
+/** Lines `[from, to)` (0-based) parsed on their own, their line numbers those of the document. */
+const segment = (lines: ReadonlyArray<string>, from: number, to: number, out: Array<Block>): void => {
+  let plain = true
+  for (let i = from; i < to && plain; i++) plain = BLANK.test(lines[i]!) || PLAIN.test(lines[i]!)
+  if (plain) {
+    // Paragraphs between blank lines, as the parser would find them, without building its tree.
+    for (let i = from; i < to; i++) {
+      if (BLANK.test(lines[i]!)) continue
+      const start = i
+      while (i + 1 < to && !BLANK.test(lines[i + 1]!)) i++
+      out.push({ kind: "paragraph", startLine: start + 1, endLine: i + 1, depth: 0, parts: NO_PARTS })
+    }
+    return
+  }
+  const masked = lines.slice(from, to).map((line) => (line.length > MAX_PARSED_LINE ? line.slice(0, MAX_PARSED_LINE) : line)).join("\n")
+  for (const node of (structure.parse(masked) as Root).children) out.push(shifted(blockOf(node), from))
+}
+
+/**
+ * The top-level blocks of a document, in order. `lines` are the document's lines. The parser
+ * builds a tree of some kilobytes per block (100,000 one-line headings took 0.8 GB and 14 s), so
+ * the document is cut at its first-column ATX headings, which are read from their line alone, and
+ * each stretch between two is parsed on its own; a stretch of plain paragraphs is not parsed at all.
+ * Inside a fenced code block, raw HTML or the frontmatter nothing is cut.
+ */
 export const blocks = (lines: ReadonlyArray<string>): Array<Block> => {
-  const masked = lines.map((line) => (line.length > MAX_PARSED_LINE ? line.slice(0, MAX_PARSED_LINE) : line)).join("\n")
-  const tree = structure.parse(masked) as Root
-  return tree.children.map(blockOf)
+  const out: Array<Block> = []
+  let start = 0
+  let i = 0
+  // Frontmatter (`---` on the first line to the next `---`): its `#` lines are YAML comments.
+  if (/^---\r?$/.test(lines[0] ?? "")) {
+    i = 1
+    while (i < lines.length && !/^---\r?$/.test(lines[i]!)) i++
+    i++
+  }
+  let fence: RegExp | undefined
+  let html: RegExp | "blank" | undefined
+  for (; i < lines.length; i++) {
+    const line = lines[i]!
+    if (fence !== undefined) {
+      if (fence.test(line)) fence = undefined
+      continue
+    }
+    if (html !== undefined) {
+      if (html === "blank" ? BLANK.test(line) : html.test(line)) html = undefined
+      continue
+    }
+    const atx = ATX.exec(line)
+    if (atx !== null) {
+      if (start < i) segment(lines, start, i, out)
+      out.push({ kind: "heading", startLine: i + 1, endLine: i + 1, depth: atx[1]!.length, parts: NO_PARTS })
+      start = i + 1
+      continue
+    }
+    const opened = FENCE.exec(line)
+    if (opened !== null) {
+      // Closed by a run of the same character at least as long, and nothing else on its line.
+      fence = new RegExp(`^ {0,3}\\${opened[1]![0]}{${opened[1]!.length},}[ \\t]*\\r?$`)
+      continue
+    }
+    if (HTML_START.test(line)) {
+      const ends = HTML_ENDS.find(([begins]) => begins.test(line))
+      // A block that ends on its own first line is over; any other tag runs to a blank line.
+      html = ends === undefined ? "blank" : ends[1].test(line.replace(ends[0], "")) ? undefined : ends[1]
+    }
+  }
+  if (start < lines.length) segment(lines, start, lines.length, out)
+  return out
 }
 
 const plain = (node: Nodes): string => {
