@@ -24,15 +24,16 @@ const REPO = {
   "src/locked/secret.ts": "export const hidden = 2\n",
   "docs/guide.md": "# Guide\n\nSee `src/main.ts`.\n",
   "docs/locked.md": "# Locked\n",
-  "docs/gone.md": "# Gone\n"
+  "docs/gone.md": "# Gone\n",
+  "docs/.gitignore": "guide.md\n"
 }
 
 const denied = (path: string) => new DiscoveryError({ reason: new SourceUnreadable({ path, detail: "EACCES: permission denied" }) })
 
 /**
  * The memory tree with the faults a chmod 000 and a deletion cause on disk (these tests run as
- * root too, where chmod denies nothing): `docs/locked.md` and `src/locked/` cannot be read, and
- * `docs/gone.md` is listed but gone when read.
+ * root too, where chmod denies nothing): `docs/locked.md`, `docs/.gitignore` and `src/locked/`
+ * cannot be read, and `docs/gone.md` is listed but gone when read.
  */
 const faulty = Layer.succeed(SourceTree, (() => {
   const inner = SourceTreeMemory.make(REPO)
@@ -40,7 +41,7 @@ const faulty = Layer.succeed(SourceTree, (() => {
     ...inner,
     list: (directory) => (directory === "src/locked" ? Effect.fail(denied(directory)) : inner.list(directory)),
     read: (path) =>
-      path === "docs/locked.md" ? Effect.fail(denied(path))
+      path === "docs/locked.md" || path === "docs/.gitignore" ? Effect.fail(denied(path))
       : path === "docs/gone.md" ? Effect.fail(new DiscoveryError({ reason: new SourceUnreadable({ path, detail: "ENOENT: no such file or directory" }) }))
       : inner.read(path)
   })
@@ -56,6 +57,7 @@ describe("discover under read faults", () => {
       assert.deepStrictEqual(failures(snapshot), [
         ["markdown", "docs/gone.md", "cannot read: ENOENT: no such file or directory; not analysed, read again by the next scan"],
         ["markdown", "docs/locked.md", "cannot read: EACCES: permission denied; not analysed, read again by the next scan"],
+        ["source-tree", "docs/.gitignore", "cannot read: EACCES: permission denied; its rules are not applied"],
         ["source-tree", "src/locked", "cannot read: EACCES: permission denied; the files below it are not listed"]
       ])
       const ids = snapshot.entities.map((entity) => entity.id)
