@@ -5,8 +5,9 @@
  * bundle (Cl100kTable) when it is there and sound, else from js-tiktoken's listing, decoded here: a
  * one-shot `cairn ask` pays for this on every run, and the listing is a 1 MB module to load.
  */
-import { readFileSync, statSync } from "node:fs"
-import { createRequire } from "node:module"
+// Namespace imports: a consumer's bundle often declares `createRequire` in a banner of its own.
+import * as NodeFs from "node:fs"
+import * as NodeModule from "node:module"
 import * as Cl100kTable from "./Cl100kTable.ts"
 
 export interface RankTable {
@@ -132,16 +133,16 @@ export const tableOf = ({ spelling, tokenRank, tokenStart }: RankArrays): RankTa
 export const decode = (ranks: CompressedRanks): RankTable => tableOf(decodeArrays(ranks))
 
 // Not named `require`: the command's bundle declares one of its own in every chunk.
-const resolveHere = createRequire(import.meta.url)
+const resolveHere = NodeModule.createRequire(import.meta.url)
 
 /** The size in bytes of the installed listing's file, which a prebuilt table must have been built from. */
-export const listingBytes = (): number => statSync(resolveHere.resolve(LISTING)).size
+export const listingBytes = (): number => NodeFs.statSync(resolveHere.resolve(LISTING)).size
 
 /** The arrays of the prebuilt table at `url`, or undefined when it is absent, damaged or built from another listing. */
 export const readTable = (url: URL): RankArrays | undefined => {
   let bytes: Uint8Array
   try {
-    bytes = readFileSync(url)
+    bytes = NodeFs.readFileSync(url)
   } catch {
     // Only the command's bundle has a table beside it; the library and the sources decode the listing.
     return undefined
