@@ -57,6 +57,6 @@ export const statusReport = (root: string, now: number) =>
       snapshotHash: m?.snapshot_hash ?? null,
       vectorsUnavailable: result.vectorsUnavailable ?? null,
       stale: result.pending,
-      chunkingChanged: result.builtUnder !== undefined && result.builtUnder !== ChunkingConfig.fingerprint(config.chunking ?? {})
+      chunkingChanged: result.builtUnder !== undefined && result.builtUnder !== ChunkingConfig.fingerprint(config.chunking ?? {}, config.discovery?.unredacted)
     } satisfies StatusReport
   })

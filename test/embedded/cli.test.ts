@@ -115,6 +115,11 @@ describe("cairn CLI", () => {
       assert.match(run(["status", "--root", root]).stdout, /built under other chunking settings/)
       assert.match(run(["index", "--root", root]).stdout, /embedder retrained/)
       assert.isFalse(JSON.parse(run(["status", "--root", root, "--json"]).stdout).chunkingChanged)
+      // Files kept unredacted are part of the chunking settings: status weighs them as index does.
+      writeFileSync(join(root, "cairn.config.json"), JSON.stringify({ chunking: { targetTokens: 200 }, discovery: { exclude: ["fixtures/"], unredacted: ["docs/"] } }))
+      assert.isTrue(JSON.parse(run(["status", "--root", root, "--json"]).stdout).chunkingChanged)
+      run(["index", "--root", root])
+      assert.isFalse(JSON.parse(run(["status", "--root", root, "--json"]).stdout).chunkingChanged)
 
       const file = join(root, ".cairn", "index.sqlite")
       const before = createHash("sha256").update(readFileSync(file)).digest("hex")
