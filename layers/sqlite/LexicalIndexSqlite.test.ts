@@ -195,8 +195,9 @@ describe("LexicalIndexSqlite", () => {
       const weights = RetrievalConfig.defaults.lexicalWeights
       const memory = yield* LexicalIndexMemory.make(corpus, weights)
       const database = yield* openSeeded(coldBuild(corpus))
-      // Stands in for the connection's view of the FTS5 index, and holds no instance of any term.
+      // Stand in for the connection's views of the FTS5 index, and hold no term: no row holds what MATCH found.
       database.connection.exec("CREATE TEMP TABLE cairn_fts_instances (term TEXT, doc INTEGER, col TEXT)")
+      database.connection.exec("CREATE TEMP TABLE cairn_fts_rows (term TEXT, doc INTEGER, cnt INTEGER)")
       const sqlite = yield* LexicalIndexSqlite.make({ weights }).pipe(Effect.provideService(Database, database))
       for (const query of QUERIES) assertSameHits(yield* sqlite.search(query, 10, {}), yield* memory.search(query, 10, {}), query)
     }))

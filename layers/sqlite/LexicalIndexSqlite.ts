@@ -100,8 +100,8 @@ interface Query {
   readonly k: number
   readonly clause: Clause
   readonly passes: (chunk: Chunk) => boolean
-  /** The phrases' instances as FTS5 indexed them, read once per query; undefined where they cannot be read so. */
-  readonly counts: () => PhraseCounts | undefined
+  /** The phrases' instances in `rows` as FTS5 indexed them; undefined where they cannot be read so. */
+  readonly counts: (rows: ReadonlyArray<number>) => PhraseCounts | undefined
 }
 
 const COLUMN = { text: 0, title: 1, tags: 2 } as const
@@ -145,27 +145,36 @@ const search = (db: DatabaseSync, weights: ColumnWeights, strategy: "pruned" | "
     return { corpus, hits, idfs: hits.map((n) => idf(corpus.rows, n)) }
   }
 
-  // The FTS5 index read term by term, each instance a row (doc, col, offset); private to this
-  // connection, so it needs no write to the file and a read-only open may create it.
+  // The FTS5 index read term by term: `instance` has a row per (doc, col, offset), `row` a row per
+  // term with the number of rows holding it. Private to this connection, so they need no write to
+  // the file and a read-only open may create them.
   db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.cairn_fts_instances USING fts5vocab(main, chunks_fts, instance)")
-  const instancesOf = db.prepare("SELECT doc, col FROM temp.cairn_fts_instances WHERE term = ?")
+  db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.cairn_fts_rows USING fts5vocab(main, chunks_fts, row)")
+  // Counted in SQLite for the candidate rows only: a common term has instances in most of the
+  // corpus, and handing each to JavaScript cost more than the question's whole lexical leg.
+  const instancesIn = db.prepare(
+    "SELECT doc, col, count(*) AS n FROM temp.cairn_fts_instances WHERE term = ? AND doc IN (SELECT value FROM json_each(?)) GROUP BY doc, col"
+  )
+  const rowsHolding = db.prepare("SELECT doc FROM temp.cairn_fts_rows WHERE term = ?")
 
   /**
-   * Every row's instances of each phrase, from FTS5's index: the counts `bm25()` itself takes,
-   * without analysing the candidates' text again (which cost a one-shot question more than the
-   * read). Undefined when the rows holding a phrase's stem are not the rows MATCH counted for its
-   * surface, that is when FTS5 made the surface into another term: the text is analysed then.
+   * The instances of each phrase in each of `rows`, from FTS5's index: the counts `bm25()` itself
+   * takes, without analysing the candidates' text again (which cost a one-shot question more than
+   * the read). Undefined when the rows holding a phrase's stem are not the rows MATCH counted for
+   * its surface, that is when FTS5 made the surface into another term: the text is analysed then.
    */
-  const indexedCounts = (phrases: ReadonlyArray<Phrase>, hits: ReadonlyArray<number>): PhraseCounts | undefined => {
+  const indexedCounts = (phrases: ReadonlyArray<Phrase>, hits: ReadonlyArray<number>, rows: ReadonlyArray<number>): PhraseCounts | undefined => {
     const counts: Array<Map<number, [number, number, number]>> = []
+    const candidates = JSON.stringify(rows)
     for (let i = 0; i < phrases.length; i++) {
+      const stem = phrases[i]!.stem
+      if (Number((rowsHolding.get(stem) as { doc: number } | undefined)?.doc ?? 0) !== hits[i]) return undefined
       const byRow = new Map<number, [number, number, number]>()
-      for (const { col, doc } of instancesOf.iterate(phrases[i]!.stem) as Iterable<{ doc: number; col: keyof typeof COLUMN }>) {
+      for (const { col, doc, n } of instancesIn.iterate(stem, candidates) as Iterable<{ doc: number; col: keyof typeof COLUMN; n: number }>) {
         let columns = byRow.get(doc)
         if (columns === undefined) byRow.set(doc, columns = [0, 0, 0])
-        columns[COLUMN[col]]++
+        columns[COLUMN[col]] += Number(n)
       }
-      if (byRow.size !== hits[i]) return undefined
       counts.push(byRow)
     }
     return counts
@@ -201,7 +210,7 @@ const search = (db: DatabaseSync, weights: ColumnWeights, strategy: "pruned" | "
     const chunks = chunksAtRows(db, rows)
     const lengths = rowLengths(db, "chunks_fts", rows)
     const avgdl = query.corpus.tokens / query.corpus.rows
-    const counts = query.counts()
+    const counts = query.counts(rows)
     const index = new Map(query.phrases.map((phrase, i) => [phrase.stem, i] as const))
     const hits: Array<LexicalHit> = []
     for (const row of rows) {
@@ -270,14 +279,20 @@ const search = (db: DatabaseSync, weights: ColumnWeights, strategy: "pruned" | "
     if (phrases.length === 0) return []
     const run = () => {
       const stats = statistics(phrases)
-      let counts: { readonly value: PhraseCounts | undefined } | undefined
+      // Once FTS5 made a surface into another term, every later call analyses the text too.
+      let indexed = true
       const query: Query = {
         phrases,
         ...stats,
         k,
         clause: chunkClause(filter, "c"),
         passes: compile(filter),
-        counts: () => (counts ??= { value: indexedCounts(phrases, stats.hits) }).value
+        counts: (rows) => {
+          if (!indexed) return undefined
+          const counts = indexedCounts(phrases, stats.hits, rows)
+          indexed = counts !== undefined
+          return counts
+        }
       }
       if (strategy === "pruned") {
         // First leave out the terms in a tenth of the rows (cheap when it works), then only those
