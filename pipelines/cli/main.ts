@@ -5,13 +5,15 @@
  *
  * Exit codes: 0 success; 1 a failure (bad input, an unreadable repository or index, a failed bench
  * gate), reported as one line on standard error naming the fix; `--debug` (or CAIRN_DEBUG=1) adds
- * the full cause. Usage errors are reported by the command-line parser with the command's help.
+ * the full cause. A usage error is reported by the command-line parser on standard error alone
+ * (`UsagePresenter`), with a pointer to `--help` and exit 1.
  */
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Cause, Effect } from "effect"
 import { Command } from "effect/cli"
 import { makeCairn, VERSION } from "./Cli.ts"
+import * as UsagePresenter from "./UsagePresenter.ts"
 
 const debug = process.argv.includes("--debug") || process.env.CAIRN_DEBUG === "1"
 const argv = process.argv.filter((arg) => arg !== "--debug")
@@ -27,10 +29,10 @@ const oneLine = (cause: Cause.Cause<unknown>): string => {
 export const runCli = <E>(extra: ReadonlyArray<Command.Command<any, any, any, E, NodeServices.NodeServices>> = []): void =>
   Command.runWith(makeCairn(extra), { version: VERSION })(argv.slice(2)).pipe(
     Effect.tapCause((cause) =>
-      Cause.hasInterruptsOnly(cause)
+      Cause.hasInterruptsOnly(cause) || UsagePresenter.isPresented(Cause.squash(cause))
         ? Effect.void
         : Effect.sync(() => process.stderr.write(`${debug ? Cause.pretty(cause) : oneLine(cause)}\n`))
     ),
-    Effect.provide(NodeServices.layer),
+    Effect.provide([NodeServices.layer, UsagePresenter.layer]),
     (program) => NodeRuntime.runMain(program, { disableErrorReporting: true })
   )
