@@ -1,7 +1,8 @@
 import { NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { execFileSync } from "node:child_process"
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as RepositoryConfig from "./repositoryConfig.ts"
@@ -50,4 +51,52 @@ describe("repositoryConfig", () => {
         assert.notInclude(error!.message, "\n")
       }
     }))
+
+  it.effect("read - a config linked out of the root is refused without being read, naming only the path; a loop is a loop", () =>
+    Effect.acquireUseRelease(
+      Effect.sync(() => mkdtempSync(join(tmpdir(), "cairn-config-link-"))),
+      (base) =>
+        Effect.gen(function*() {
+          const outside = join(base, "outside")
+          mkdirSync(outside)
+          writeFileSync(join(outside, "secret.txt"), "SECRET-FIRST-BYTES root:x:0:0\n")
+          writeFileSync(join(outside, "good.json"), "{}")
+          // A FIFO: reading it would block until a writer came, so a read hangs the test.
+          execFileSync("mkfifo", [join(outside, "fifo")])
+          const refused = (root: string) =>
+            Effect.gen(function*() {
+              const result = yield* Effect.result(RepositoryConfig.read(root))
+              assert.strictEqual(result._tag, "Failure", root)
+              return result._tag === "Failure" ? result.failure : undefined
+            })
+          const repo = (name: string, link: string) => {
+            const root = join(base, name)
+            mkdirSync(root)
+            symlinkSync(link, join(root, RepositoryConfig.CONFIG_FILE))
+            return root
+          }
+          for (const target of ["secret.txt", "good.json", "fifo"]) {
+            const error = yield* refused(repo(`out-${target}`, join(outside, target)))
+            assert.deepInclude(error, { _tag: "InvalidInput", subject: RepositoryConfig.CONFIG_FILE })
+            assert.match(error!.message, /leaves the repository root/)
+            assert.notInclude(error!.message, "SECRET")
+            assert.notInclude(error!.message, outside)
+          }
+          const loop = yield* refused(repo("loop", RepositoryConfig.CONFIG_FILE))
+          assert.match(loop!.message, /loop/)
+          assert.notMatch(loop!.message, /leaves/)
+          // A link that stays inside the root is an ordinary file.
+          const inside = join(base, "inside")
+          mkdirSync(inside)
+          writeFileSync(join(inside, "settings.json"), JSON.stringify({ retrieval: { rerankLimit: 16 } }))
+          symlinkSync("settings.json", join(inside, RepositoryConfig.CONFIG_FILE))
+          assert.deepStrictEqual(yield* RepositoryConfig.read(inside), { retrieval: { rerankLimit: 16 } })
+          // Neither is a directory or a FIFO in the root a config to read.
+          const fifo = join(base, "fifo-root")
+          mkdirSync(fifo)
+          execFileSync("mkfifo", [join(fifo, RepositoryConfig.CONFIG_FILE)])
+          assert.match((yield* refused(fifo))!.message, /not a regular file/)
+        }),
+      (base) => Effect.sync(() => rmSync(base, { recursive: true, force: true }))
+    ).pipe(Effect.provide(NodeServices.layer)), 30_000)
 })

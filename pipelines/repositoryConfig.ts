@@ -12,7 +12,8 @@
  * }
  * ```
  */
-import { Effect, FileSystem, Path, Schema } from "effect"
+import { Effect, FileSystem, Option, Path, Schema } from "effect"
+import type { PlatformError } from "effect"
 import { fromSchemaError, InvalidInput } from "../src/domain/InvalidInput.ts"
 import * as ChunkingConfig from "../src/index/chunk/ChunkingConfig.ts"
 import * as RetrievalConfig from "../src/RetrievalConfig.ts"
@@ -40,6 +41,25 @@ const decodeFile = Schema.decodeUnknownEffect(ConfigFile)
 
 const invalid = (field: string, detail: string) => new InvalidInput({ subject: CONFIG_FILE, field, detail })
 
+const isLoop = (error: PlatformError.PlatformError): boolean => {
+  const cause: unknown = error.reason.cause
+  return typeof cause === "object" && cause !== null && "code" in cause && cause.code === "ELOOP"
+}
+
+/** Fails unless the symbolic link `file` resolves to a file inside `root`, reading neither. */
+const linkInsideRoot = Effect.fnUntraced(function*(root: string, file: string) {
+  const fs = yield* FileSystem.FileSystem
+  const resolved = yield* fs.realPath(file).pipe(Effect.mapError((error) =>
+    isLoop(error)
+      ? invalid("(root)", "is a symbolic link loop; not read")
+      : invalid("(root)", "is a symbolic link to a missing target; not read")
+  ))
+  const base = yield* fs.realPath(root).pipe(Effect.mapError((error) => invalid("(root)", `cannot be looked for: ${error.message}`)))
+  if (!resolved.startsWith(`${base}/`)) {
+    return yield* invalid("(root)", "is a symbolic link that leaves the repository root; refused without reading it")
+  }
+})
+
 /** The settings of the repository at `root`; none when it has no `cairn.config.json`. */
 export const read = (root: string): Effect.Effect<RepositoryConfig, InvalidInput, FileSystem.FileSystem | Path.Path> =>
   Effect.gen(function*() {
@@ -48,8 +68,18 @@ export const read = (root: string): Effect.Effect<RepositoryConfig, InvalidInput
     const file = path.join(root, CONFIG_FILE)
     // A file that cannot even be looked for is an error, not a missing file: taking the defaults
     // instead could rebuild an index built under the file's settings.
-    const present = yield* fs.exists(file).pipe(Effect.mapError((error) => invalid("(root)", `cannot be looked for: ${error.message}`)))
-    if (!present) return {}
+    const entry = yield* fs.lstat(file).pipe(
+      Effect.map(Option.some),
+      Effect.catchReason("PlatformError", "NotFound", () => Effect.succeed(Option.none())),
+      Effect.mapError((error) => invalid("(root)", `cannot be looked for: ${error.message}`))
+    )
+    if (Option.isNone(entry)) return {}
+    // A link is resolved, never read through, before its target is known to stay in the root: the
+    // error then names this file alone, never the target or its bytes.
+    if (entry.value.type === "SymbolicLink") yield* linkInsideRoot(root, file)
+    const target = yield* fs.stat(file).pipe(Effect.mapError((error) => invalid("(root)", `cannot be looked for: ${error.message}`)))
+    // Reading a FIFO or a device could block or never end.
+    if (target.type !== "File") return yield* invalid("(root)", "is not a regular file; not read")
     const text = yield* fs.readFileString(file).pipe(Effect.mapError((error) => invalid("(root)", `cannot be read: ${error.message}`)))
     const parsed = yield* Effect.try({ try: () => JSON.parse(text) as unknown, catch: (error) => invalid("(root)", `is not JSON: ${String(error)}`) })
     const config = yield* decodeFile(parsed, { onExcessProperty: "error" }).pipe(Effect.mapError((error) => fromSchemaError(CONFIG_FILE, error)))

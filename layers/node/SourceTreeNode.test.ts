@@ -42,7 +42,7 @@ describe("SourceTreeNode", () => {
         assert.strictEqual(new TextDecoder().decode(yield* tree.read("src/a.ts")), "export const a = 2\n")
       })))
 
-  it.effect("linkTarget - inside the root as a relative path, none once it leaves", () =>
+  it.effect("linkTarget - inside the root as a relative path, outside once it leaves", () =>
     withTree((root) => {
       NodeFs.mkdirSync(NodePath.join(root, "repo"))
       NodeFs.writeFileSync(NodePath.join(root, "repo/a.ts"), "")
@@ -51,9 +51,22 @@ describe("SourceTreeNode", () => {
       NodeFs.symlinkSync("..", NodePath.join(root, "repo/up"))
     }, (tree) =>
       Effect.gen(function*() {
-        assert.deepStrictEqual(yield* tree.linkTarget("repo/in.ts"), Option.some("repo/a.ts"))
-        assert.deepStrictEqual(yield* tree.linkTarget("repo/out.ts"), Option.none())
-        assert.deepStrictEqual(yield* tree.linkTarget("repo/up"), Option.none())
+        assert.deepStrictEqual(yield* tree.linkTarget("repo/in.ts"), { _tag: "Inside", path: "repo/a.ts" })
+        assert.deepStrictEqual(yield* tree.linkTarget("repo/out.ts"), { _tag: "Outside" })
+        assert.deepStrictEqual(yield* tree.linkTarget("repo/up"), { _tag: "Outside" })
+      })))
+
+  it.effect("linkTarget - a loop is a loop and a link to nothing dangles; neither is said to leave the root", () =>
+    withTree((root) => {
+      NodeFs.symlinkSync("self", NodePath.join(root, "self"))
+      NodeFs.symlinkSync("pong", NodePath.join(root, "ping"))
+      NodeFs.symlinkSync("ping", NodePath.join(root, "pong"))
+      NodeFs.symlinkSync("missing.ts", NodePath.join(root, "gone.ts"))
+    }, (tree) =>
+      Effect.gen(function*() {
+        assert.deepStrictEqual(yield* tree.linkTarget("self"), { _tag: "Loop" })
+        assert.deepStrictEqual(yield* tree.linkTarget("ping"), { _tag: "Loop" })
+        assert.deepStrictEqual(yield* tree.linkTarget("gone.ts"), { _tag: "Dangling" })
       })))
 
   it.effect("revision - reads HEAD through a branch ref or packed-refs", () =>

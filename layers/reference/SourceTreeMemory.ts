@@ -5,7 +5,7 @@
 import { Effect, Layer, Option } from "effect"
 import { DiscoveryError, SourceUnreadable } from "../../src/domain/DiscoveryError.ts"
 import { dirname, normalize } from "../../src/discovery/Paths.ts"
-import type { SourceEntry } from "../../src/ports/SourceTree.ts"
+import type { LinkTarget, SourceEntry } from "../../src/ports/SourceTree.ts"
 import { SourceTree } from "../../src/ports/SourceTree.ts"
 
 /** A file's text or bytes, or a symbolic link with its target relative to the link's directory. */
@@ -49,6 +49,21 @@ export const make = (files: Readonly<Record<string, MemoryNode>>, options: Memor
       add(dirname(directory), { name: directory.slice(directory.lastIndexOf("/") + 1), type: "directory", size: 0, stamp: "" })
     }
   }
+  // Follows a chain of links the way the kernel does for the last component: a link met twice is a loop.
+  const resolveLink = (path: string): LinkTarget => {
+    const seen = new Set<string>()
+    for (let current = path; ;) {
+      if (seen.has(current)) return { _tag: "Loop" }
+      seen.add(current)
+      const target = links.get(current)
+      if (target === undefined) {
+        return bytesOf.has(current) || children.has(current) ? { _tag: "Inside", path: current } : { _tag: "Dangling" }
+      }
+      const resolved = target.startsWith("/") ? undefined : normalize(`${dirname(current)}/${target}`)
+      if (resolved === undefined) return { _tag: "Outside" }
+      current = resolved
+    }
+  }
   return SourceTree.of({
     list: (directory) =>
       directory === "" || children.has(directory)
@@ -58,11 +73,7 @@ export const make = (files: Readonly<Record<string, MemoryNode>>, options: Memor
       const bytes = bytesOf.get(path)
       return bytes === undefined ? Effect.fail(unreadable(path, "no such file")) : Effect.succeed(bytes)
     },
-    linkTarget: (path) => {
-      const target = links.get(path)
-      const resolved = target === undefined || target.startsWith("/") ? undefined : normalize(`${dirname(path)}/${target}`)
-      return Effect.succeed(resolved === undefined ? Option.none() : Option.some(resolved))
-    },
+    linkTarget: (path) => Effect.succeed(resolveLink(path)),
     revision: Effect.succeed(Option.fromNullishOr(options.revision))
   })
 }

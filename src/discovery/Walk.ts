@@ -9,6 +9,7 @@ import { Effect, Option, Result } from "effect"
 import ignore from "ignore"
 import type { DiscoveryError } from "../domain/DiscoveryError.ts"
 import type { Coverage } from "../domain/Snapshot.ts"
+import type { LinkTarget } from "../ports/SourceTree.ts"
 import { SourceTree } from "../ports/SourceTree.ts"
 import type { DiscoveryConfig } from "./DiscoveryConfig.ts"
 import { join } from "./Paths.ts"
@@ -54,6 +55,20 @@ const isIgnored = (path: string, isDirectory: boolean, files: ReadonlyArray<Igno
 const hasWildcard = (pattern: string): boolean => /[*?[\]!]/.test(pattern)
 
 const decoder = new TextDecoder()
+
+/** The coverage note of a symbolic link: where it leads, and that it is not followed. */
+const linkReason = (target: LinkTarget): string => {
+  switch (target._tag) {
+    case "Inside":
+      return `symbolic link to ${target.path}; not followed, the target is scanned where it lives`
+    case "Outside":
+      return "symbolic link leaving the root; never followed"
+    case "Loop":
+      return "symbolic link loop (it never reaches a file); never followed"
+    case "Dangling":
+      return "symbolic link to a missing target; never followed"
+  }
+}
 
 /**
  * `cache` keeps matchers by their rules' text, so a later scan reuses them and the answers they
@@ -126,10 +141,7 @@ export const walk = Effect.fnUntraced(function*(config: DiscoveryConfig, cache: 
             analyzer: "source-tree",
             scope: path,
             status: "skipped-symlink",
-            reason: Option.match(target, {
-              onNone: () => "symbolic link leaving the root; never followed",
-              onSome: (inside) => `symbolic link to ${inside}; not followed, the target is scanned where it lives`
-            })
+            reason: linkReason(target)
           })
           continue
         }

@@ -27,16 +27,24 @@ export interface SourceEntry {
   readonly stamp: string
 }
 
+/**
+ * Where a symbolic link leads: to a root-relative path (`Inside`), out of the root (`Outside`), round
+ * a loop that never reaches a file (`Loop`), or to nothing that exists or can be resolved
+ * (`Dangling`).
+ */
+export type LinkTarget =
+  | { readonly _tag: "Inside"; readonly path: string }
+  | { readonly _tag: "Outside" }
+  | { readonly _tag: "Loop" }
+  | { readonly _tag: "Dangling" }
+
 export class SourceTree extends Context.Service<SourceTree, {
   /** Entries of a directory given by its root-relative path (`""` is the root), in any order. */
   readonly list: (directory: string) => Effect.Effect<ReadonlyArray<SourceEntry>, DiscoveryError>
   /** The bytes of a root-relative file. */
   readonly read: (path: string) => Effect.Effect<Uint8Array, DiscoveryError>
-  /**
-   * Where a symbolic link points, as a root-relative path, or none when it leaves the root or
-   * cannot be resolved. Discovery never follows links; this only explains the coverage note.
-   */
-  readonly linkTarget: (path: string) => Effect.Effect<Option.Option<string>>
+  /** Where a symbolic link leads. Discovery never follows links; this only explains the coverage note. */
+  readonly linkTarget: (path: string) => Effect.Effect<LinkTarget>
   /** The revision the tree is checked out at (git HEAD), when there is one. */
   readonly revision: Effect.Effect<Option.Option<string>>
 }>()("cairn/ports/SourceTree") {}

@@ -109,4 +109,27 @@ describe("walk", () => {
       assert.deepStrictEqual(listing.files, ["a.ts"])
       assert.deepStrictEqual(listing.coverage, ["skipped-symlink inside.ts", "skipped-symlink outside.ts"])
     }))
+
+  it.effect("walk - a link loop is reported as a loop and a dangling link as dangling, not as leaving the root", () =>
+    Effect.gen(function*() {
+      const config = yield* DiscoveryConfig.make({})
+      const listing = yield* walk(config).pipe(Effect.provide(SourceTreeMemory.layer({
+        "a.ts": "",
+        "self.ts": { symlink: "self.ts" },
+        "ping.ts": { symlink: "pong.ts" },
+        "pong.ts": { symlink: "ping.ts" },
+        "gone.ts": { symlink: "missing.ts" },
+        "chain.ts": { symlink: "inside.ts" },
+        "inside.ts": { symlink: "a.ts" },
+        "outside.ts": { symlink: "../elsewhere.ts" }
+      })))
+      const reasons = Object.fromEntries(listing.coverage.map((c) => [c.scope, c.reason]))
+      assert.match(reasons["self.ts"]!, /loop/)
+      assert.match(reasons["ping.ts"]!, /loop/)
+      assert.match(reasons["pong.ts"]!, /loop/)
+      assert.match(reasons["gone.ts"]!, /missing/)
+      assert.include(reasons["chain.ts"], "symbolic link to a.ts")
+      assert.include(reasons["outside.ts"], "leaving the root")
+      for (const scope of ["self.ts", "ping.ts", "pong.ts", "gone.ts"]) assert.notInclude(reasons[scope], "leaving the root")
+    }))
 })
