@@ -36,6 +36,7 @@ import * as ChunkerPoolNode from "../layers/node/ChunkerPoolNode.ts"
 import * as HistoryGit from "../layers/node/HistoryGit.ts"
 import * as TrainingNode from "../layers/node/TrainingNode.ts"
 import * as Database from "../layers/sqlite/Database.ts"
+import { DatabaseError } from "../layers/sqlite/DatabaseError.ts"
 import * as IndexWriterLayer from "../layers/sqlite/IndexWriter.ts"
 import { IndexWriter, type IndexWriteError, type StoredManifest, type WriteSummary } from "../layers/sqlite/IndexWriter.ts"
 import type { VectorSpace } from "../layers/sqlite/VectorTable.ts"
@@ -139,13 +140,35 @@ const requireDirectory = (fs: FileSystem.FileSystem, root: string) =>
   )
 
 /**
+ * The root must be one an index run can finish in: listable, or the scan fails after the index
+ * file is made, and writable where cairn's folder goes, or it cannot be made at all. Checked
+ * before anything is created, so a run that must fail leaves the root as it was.
+ */
+const requireIndexable = (fs: FileSystem.FileSystem, path: Path.Path, root: string) =>
+  Effect.gen(function*() {
+    yield* requireDirectory(fs, root)
+    yield* fs.readDirectory(root).pipe(Effect.mapError((error) =>
+      new DiscoveryError({ reason: new SourceUnreadable({ path: root, detail: `the directory cannot be listed (${error.reason._tag})` }) })
+    ))
+    const folder = cairnDir(path, root)
+    const target = (yield* fs.exists(folder).pipe(Effect.orElseSucceed(() => false))) ? folder : root
+    yield* fs.access(target, { writable: true }).pipe(Effect.mapError(() =>
+      new DatabaseError({
+        reason: "open_failed",
+        path: Database.defaultPath(root),
+        detail: `${target} is not writable, so ${target === folder ? "the index cannot be written there" : "cairn's folder cannot be made in it"}`
+      })
+    ))
+  })
+
+/**
  * The layers an index run needs, over the index file of `root`: the writer, the counter, git
  * history, chunking and training shared with worker threads. The root is checked first, so a
- * mistyped path creates no `.cairn` folder.
+ * mistyped path, or one the run could not finish in, creates no `.cairn` folder.
  */
 export const indexLayer = (root: string) =>
   Layer.unwrap(Effect.gen(function*() {
-    yield* requireDirectory(yield* FileSystem.FileSystem, root)
+    yield* requireIndexable(yield* FileSystem.FileSystem, yield* Path.Path, root)
     return Layer.mergeAll(IndexWriterLayer.layer, TokenCounterDefault.layer, HistoryGit.layer(root), ChunkerPoolNode.layer, TrainingNode.layer).pipe(
       Layer.provideMerge(Database.layer({ path: Database.defaultPath(root) })),
       Layer.provide(NodeChildProcessSpawner.layer)

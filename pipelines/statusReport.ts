@@ -3,11 +3,12 @@
  * refreshes went): the index's manifest, the files changed since the build, and what would make
  * the next `cairn index` rebuild.
  */
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import * as Database from "../layers/sqlite/Database.ts"
+import * as IndexWriterLayer from "../layers/sqlite/IndexWriter.ts"
 import { IndexWriter } from "../layers/sqlite/IndexWriter.ts"
 import * as ChunkingConfig from "../src/index/chunk/ChunkingConfig.ts"
-import { indexLayer, pendingChanges, type PendingChanges } from "./indexRepository.ts"
+import { pendingChanges, type PendingChanges } from "./indexRepository.ts"
 import * as RepositoryConfig from "./repositoryConfig.ts"
 
 interface ManifestRow {
@@ -38,13 +39,18 @@ export interface StatusReport {
 export const statusReport = (root: string, now: number) =>
   Effect.gen(function*() {
     const config = yield* RepositoryConfig.read(root)
-    const result = yield* Effect.gen(function*() {
+    const read = Effect.gen(function*() {
       const { connection, vectorsUnavailable } = yield* Database.Database
       const manifest = connection.prepare("SELECT * FROM manifest WHERE key = 1").get() as ManifestRow | undefined
       const pending = yield* pendingChanges({ root, ...(config.discovery === undefined ? {} : { discovery: config.discovery }) })
       const builtUnder = yield* (yield* IndexWriter).builtUnder
       return { manifest, pending, builtUnder, vectorsUnavailable }
-    }).pipe(Effect.provide(indexLayer(root)))
+    })
+    const over = (options: Database.OpenOptions) => read.pipe(Effect.provide(IndexWriterLayer.layer.pipe(Layer.provideMerge(Database.layer(options)))))
+    // Read-only, so asking creates nothing; an index never built is an empty one, held in memory.
+    const result = yield* over({ path: Database.defaultPath(root), readOnly: true }).pipe(
+      Effect.catchIf((error) => error._tag === "DatabaseError" && error.reason === "missing", () => over({ path: ":memory:" }))
+    )
     const m = result.manifest
     return {
       index: Database.defaultPath(root),

@@ -182,8 +182,8 @@ export class IndexWriter extends Context.Service<IndexWriter, {
   readonly manifest: Effect.Effect<StoredManifest | undefined, IndexWriteError>
   /**
    * The chunking settings the last commit was built under (see `IndexWrite.manifest`); the
-   * defaults' fingerprint for a build that did not say, none before the first. Read from a file the
-   * writer has opened (and so migrated), never from a read-only one.
+   * defaults' fingerprint for a build that did not say, none before the first. A read-only open of
+   * a file from before the settings were recorded reads what migrating it would record.
    */
   readonly builtUnder: Effect.Effect<string | undefined, IndexWriteError>
 }>()("cairn/layers/sqlite/IndexWriter") {}
@@ -651,8 +651,11 @@ export const make = Effect.gen(function*() {
     vectorSpace: reading(() => readSpace(db)),
     vectorSpaceHeader: reading(() => readSpaceHeader(db)),
     builtUnder: reading(() => {
-      const row = db.prepare("SELECT chunking FROM manifest WHERE key = 1").get() as { chunking: string | null } | undefined
-      return row === undefined ? undefined : row.chunking ?? ChunkingConfig.DEFAULT_FINGERPRINT
+      const row = db.prepare("SELECT * FROM manifest WHERE key = 1").get() as { chunking?: string | null } | undefined
+      if (row === undefined) return undefined
+      // A file from before the column, opened read-only and so not migrated: what migrating writes.
+      if (!("chunking" in row)) return ChunkingConfig.BEFORE_RECORDED_FINGERPRINT
+      return row.chunking ?? ChunkingConfig.DEFAULT_FINGERPRINT
     }),
     manifest: reading(() => {
       const row = db.prepare(
