@@ -190,6 +190,26 @@ describe("LexicalIndexSqlite", () => {
       for (const query of QUERIES) assert.deepStrictEqual(yield* index.search(query, 10, {}), yield* reference.search(query, 10, {}), query)
     }))
 
+  it.effect("search - superseded rows that outrank every current one are left out, however many there are", () =>
+    Effect.gen(function*() {
+      // FTS5 ranks the default filter's matches alone, so the cut must look past 60 better rows it then drops.
+      const chunks = Array.from({ length: 80 }, (_, i) => makeChunk({
+        id: `notes/${String(i).padStart(2, "0")}.md#s00`,
+        title: `note ${i}`,
+        text: i < 60 ? "zebra zebra zebra crossing" : `zebra crossing number ${i} with more words around it`,
+        status: i < 60 ? "superseded" : "current"
+      }))
+      for (const strategy of ["pruned", "exhaustive"] as const) {
+        const { memory, sqlite } = yield* bothIndexes(chunks, RetrievalConfig.defaults.lexicalWeights, strategy)
+        for (const query of ["zebra", "zebra crossing"]) {
+          const expected = yield* memory.search(query, 10, {})
+          assert.lengthOf(expected, 10)
+          assert.isTrue(expected.every((hit) => !hit.id.startsWith("notes/0") && Number(hit.id.slice(6, 8)) >= 60), query)
+          assertSameHits(yield* sqlite.search(query, 10, {}), expected, `${strategy} ${query}`)
+        }
+      }
+    }))
+
   it.effect("search - term counts read from the index are not trusted where they disagree with MATCH: the text is analysed instead", () =>
     Effect.gen(function*() {
       const weights = RetrievalConfig.defaults.lexicalWeights

@@ -126,6 +126,11 @@ const search = (db: DatabaseSync, weights: ColumnWeights, strategy: "pruned" | "
     }
     return statement
   }
+  // Without a filter but the default one, FTS5 ranks alone: joining `chunks` only to drop superseded
+  // rows cost three times the ranking on a common term. `scored` drops them instead, and the cut
+  // asks deeper until enough rows pass.
+  const unfiltered = new Set(["1", chunkClause({}, "c").sql])
+  const rankedAlone = db.prepare("SELECT rowid AS row, bm25(chunks_fts, ?, ?, ?) AS rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?")
   const generationOf = db.prepare("SELECT generation FROM manifest WHERE key = 1")
   const phraseHits = db.prepare("SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?")
   // Corpus statistics change only with a commit, so they are kept per generation.
@@ -227,8 +232,10 @@ const search = (db: DatabaseSync, weights: ColumnWeights, strategy: "pruned" | "
   /** FTS5 ranks every match; the cut loops only if the SQL filter and `compile` ever disagree. */
   const exhaustive = (query: Query): Array<LexicalHit> => {
     const params: Array<SQLInputValue> = [weights.text, weights.title, weights.tags, expressionOf(query.phrases), ...query.clause.params]
+    const alone = query.clause.params.length === 0 && unfiltered.has(query.clause.sql)
+    const statement = alone ? rankedAlone : statementFor(query.clause.sql, true)
     for (let want = query.k; ; want *= 2) {
-      const { rows, exhausted } = topRows(statementFor(query.clause.sql, true), params, want)
+      const { rows, exhausted } = topRows(statement, params, want)
       const hits = scored(query, rows.map((row) => row.row))
       if (hits.length >= query.k || exhausted) return hits.sort(byScoreThenId).slice(0, query.k)
     }
@@ -272,7 +279,11 @@ const search = (db: DatabaseSync, weights: ColumnWeights, strategy: "pruned" | "
     return hits.length < query.k ? undefined : hits.sort(byScoreThenId).slice(0, query.k)
   }
 
-  return (text: string, limit: number, filter: RetrievalFilter): Array<LexicalHit> => {
+  /** Rows holding each stem, from fts5vocab's row table: one index seek per term. */
+  const frequencies = (terms: ReadonlyArray<string>): Array<number> =>
+    terms.map((term) => Number((rowsHolding.get(term) as { doc: number } | undefined)?.doc ?? 0))
+
+  const ranked = (text: string, limit: number, filter: RetrievalFilter): Array<LexicalHit> => {
     const k = Math.floor(limit)
     if (!(k > 0)) return []
     const phrases = phrasesOf(text)
@@ -311,6 +322,7 @@ const search = (db: DatabaseSync, weights: ColumnWeights, strategy: "pruned" | "
       db.exec("COMMIT")
     }
   }
+  return { ranked, frequencies }
 }
 
 const unavailable = (error: unknown) =>
@@ -325,7 +337,8 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
   )
   const run = search(connection, checked, options.strategy ?? "pruned")
   return LexicalIndex.of({
-    search: (query, limit, filter) => Effect.try({ try: () => run(query, limit, filter), catch: unavailable })
+    search: (query, limit, filter) => Effect.try({ try: () => run.ranked(query, limit, filter), catch: unavailable }),
+    documentFrequencies: (terms) => Effect.try({ try: () => run.frequencies(terms), catch: unavailable })
   })
 })
 
