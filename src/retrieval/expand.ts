@@ -157,15 +157,19 @@ export const expandWith = Effect.fnUntraced(function*(
   const order = [...reached.values()].sort((a, b) => (a.score !== b.score ? b.score - a.score : compareIds(a.note, b.note)))
   const already = new Set(seeds.map((seed) => seed.chunk.id))
   const admitted: Array<Candidate.Candidate> = []
-  if (order.length > 0 && options.graphExpandLimit > 0) {
-    const chunks = yield* store.chunksOfNotes(order.map((r) => r.note), options.graphChunksPerNote, filter)
+  // Notes are read in order, only as many at a time as chunks are still wanted: a hub two hops away
+  // reaches thousands of notes, and reading every one's chunks to admit twenty was most of the stage.
+  for (let next = 0; admitted.length < options.graphExpandLimit && next < order.length;) {
+    const batch = order.slice(next, next + options.graphExpandLimit - admitted.length)
+    next += batch.length
+    const chunks = yield* store.chunksOfNotes(batch.map((r) => r.note), options.graphChunksPerNote, filter)
     const byNote = new Map<string, Array<Chunk>>()
     for (const chunk of chunks) {
       let list = byNote.get(chunk.noteId)
       if (list === undefined) byNote.set(chunk.noteId, (list = []))
       list.push(chunk)
     }
-    outer: for (const how of order) {
+    outer: for (const how of batch) {
       for (const chunk of byNote.get(how.note) ?? []) {
         if (admitted.length >= options.graphExpandLimit) break outer
         if (already.has(chunk.id)) continue
