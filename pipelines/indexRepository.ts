@@ -41,7 +41,7 @@ import * as IndexWriterLayer from "../layers/sqlite/IndexWriter.ts"
 import { IndexWriter, type IndexWriteError, type StoredManifest, type WriteSummary } from "../layers/sqlite/IndexWriter.ts"
 import type { VectorSpace } from "../layers/sqlite/VectorTable.ts"
 import * as TokenCounterDefault from "../layers/tokens/TokenCounterDefault.ts"
-import { unchangedSince } from "./unchanged.ts"
+import { rememberedVerdict, scanConfig } from "./upToDate.ts"
 import type { IndexMemory } from "./indexMemory.ts"
 import * as ScanCacheFile from "./scanCacheFile.ts"
 import * as SnapshotFile from "./snapshotFile.ts"
@@ -327,10 +327,6 @@ const chunkNotes = (
 /** Discovery and its parsers, loaded when a scan reads files: a refresh that finds the tree as it was never needs them. */
 const discoveryModule = Effect.promise(() => import("./discover.ts"))
 
-/** The discovery configuration of an index run: the caller's, never scanning cairn's own folder. */
-const scanConfig = (discovery: Partial<DiscoveryConfig> | undefined): Partial<DiscoveryConfig> =>
-  ({ ...discovery, exclude: [...(discovery?.exclude ?? []), ".cairn/"] })
-
 /**
  * The scan of a refresh, against the files the last committed scan read (`remembered`). When the
  * index holds the build of that scan and a listing finds every file as it was, there is nothing to
@@ -358,9 +354,7 @@ const scanSince = (options: {
 }) =>
   Effect.gen(function*() {
     const { root, config, remembered, manifest } = options
-    const holdsRemembered = options.rebuild !== true && manifest !== undefined &&
-      remembered.snapshotHash === manifest.snapshotHash && remembered.fingerprint === options.fingerprint
-    const verdict = holdsRemembered ? yield* unchangedSince({ root, config, cache: remembered.cache }) : undefined
+    const verdict = options.rebuild === true ? undefined : yield* rememberedVerdict(options)
     if (manifest !== undefined && verdict?.unchanged === true) return manifest
     const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path

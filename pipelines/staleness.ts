@@ -13,8 +13,9 @@ import * as Database from "../layers/sqlite/Database.ts"
 import * as IndexWriterLayer from "../layers/sqlite/IndexWriter.ts"
 import { IndexWriter } from "../layers/sqlite/IndexWriter.ts"
 import type { DiscoveryConfig } from "../src/discovery/DiscoveryConfig.ts"
-import { pendingChanges, type PendingChanges } from "./indexRepository.ts"
+import type { PendingChanges } from "./indexRepository.ts"
 import * as RepositoryConfig from "./repositoryConfig.ts"
+import { confirmedUpToDate } from "./upToDate.ts"
 
 /** Files added, changed or deleted: what a refresh would re-index. */
 export const changedCount = (pending: PendingChanges): number => pending.added.length + pending.changed.length + pending.deleted.length
@@ -35,9 +36,23 @@ export const reportingChanges = (filesChanged: number | (() => number | undefine
     })
   }))
 
+const NONE_PENDING: PendingChanges = { added: [], changed: [], deleted: [] }
+
+/**
+ * The files that differ from the index in context. A tree its listing confirms as built costs no
+ * more; otherwise the index pipeline is loaded to scan it, as a refresh would.
+ */
+const pendingUnder = (options: { readonly root: string; readonly discovery?: Partial<DiscoveryConfig> }) =>
+  Effect.gen(function*() {
+    // Any doubt (an unreadable listing, a missing cache) is left to the scan to report.
+    if (yield* confirmedUpToDate(options).pipe(Effect.catch(() => Effect.succeed(false)))) return NONE_PENDING
+    const { pendingChanges } = yield* Effect.promise(() => import("./indexRepository.ts"))
+    return yield* pendingChanges(options)
+  })
+
 /** The files that differ from the index, read-only: the index file is opened for reading alone. */
 export const changesUnder = (options: { readonly root: string; readonly discovery?: Partial<DiscoveryConfig> }) =>
-  pendingChanges(options).pipe(
+  pendingUnder(options).pipe(
     Effect.provide(IndexWriterLayer.layer.pipe(Layer.provide(Database.layer({ path: Database.defaultPath(options.root), readOnly: true }))))
   )
 
@@ -49,7 +64,7 @@ export const countChanges = (root: string, discovery?: Partial<DiscoveryConfig>)
 const countUnder = (root: string) =>
   Effect.gen(function*() {
     const { discovery } = yield* RepositoryConfig.read(root)
-    return changedCount(yield* pendingChanges({ root, ...(discovery === undefined ? {} : { discovery }) }))
+    return changedCount(yield* pendingUnder({ root, ...(discovery === undefined ? {} : { discovery }) }))
   }).pipe(
     Effect.provide(NodeServices.layer),
     Effect.mapError((error) => new IndexHealthError({ detail: `cannot compare the index with the files under ${root} (${error.message})` }))

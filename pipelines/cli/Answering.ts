@@ -7,7 +7,6 @@ import { Effect, Layer, Option, Schema, Stdio, Stream } from "effect"
 import * as Embedded from "../../layers/Embedded.ts"
 import { countChanges, reportingChanges } from "../staleness.ts"
 import type * as RepositoryConfig from "../repositoryConfig.ts"
-import { runIndex } from "./IndexAction.ts"
 
 export class NoQuestion extends Schema.TaggedError<NoQuestion>()("NoQuestion", {}) {
   override get message(): string {
@@ -30,7 +29,8 @@ export const questionFrom = (argument: Option.Option<string>) =>
 
 export const answering = (root: string, noRefresh: boolean, config: RepositoryConfig.RepositoryConfig) =>
   Effect.gen(function*() {
-    if (!noRefresh) yield* runIndex(root, false, config)
+    // The index pipeline is loaded only to refresh: an answer from the index as it is needs none of it.
+    if (!noRefresh) yield* Effect.flatMap(Effect.promise(() => import("./IndexAction.ts")), ({ runIndex }) => runIndex(root, false, config))
     // Answering from the index as it is: say how many files it has not seen.
     const filesChanged = noRefresh ? yield* countChanges(root, config.discovery) : 0
     return reportingChanges(filesChanged).pipe(

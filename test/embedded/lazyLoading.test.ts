@@ -1,7 +1,7 @@
 /**
  * The command line loads what a command needs: `--help` and `ask` on an index that is up to date
- * load no parser (oxc, remark, yaml), none of the bench runner and no baseline library, so a call
- * costs what it uses. The CLI runs as a child process with a module hook recording every module.
+ * load no parser (oxc, remark, yaml), none of the bench runner and no baseline library, and
+ * `ask --no-refresh` none of the index pipeline, so a call costs what it uses. The CLI runs as a child process with a module hook recording every module.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { spawnSync } from "node:child_process"
@@ -49,6 +49,9 @@ describe("what a command loads", () => {
         assert.deepStrictEqual(loaded.filter((url) => PARSERS.test(url)), [], `${args.join(" ")} loads no parser`)
         assert.deepStrictEqual(loaded.filter((url) => BENCH.test(url)), [], `${args.join(" ")} loads nothing of the bench`)
       }
+      // An answer from the index as it is, on a tree its listing confirms, needs none of the index pipeline.
+      const answered = modulesLoadedBy(["ask", "budget", "--root", root, "--no-refresh"], scratch)
+      assert.deepStrictEqual(answered.filter((url) => /pipelines\/(indexRepository|discover)\.ts$|pipelines\/cli\/IndexAction\.ts$/.test(url)), [], "ask --no-refresh loads no index pipeline")
       const help = modulesLoadedBy(["--help"], scratch)
       assert.deepStrictEqual(help.filter((url) => /(layers\/sqlite|pipelines\/indexRepository|src\/retrieval)\//.test(url)), [], "--help loads no index or recall code")
     } finally {
