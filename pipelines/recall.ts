@@ -33,6 +33,7 @@ import { RerankStage } from "../src/retrieval/rerank.ts"
 import { analysedStopwords, type TitlePathChannel } from "../src/retrieval/titlePath.ts"
 import { neverSilent } from "./boundary.ts"
 import { firstPass, legGap } from "./legs.ts"
+import { reduceQuestion } from "./question.ts"
 import { checkedReading } from "./staleness.ts"
 
 /** Everything recall needs; the optional ports (Embedder, VectorIndex, Reranker, NoteSignals) are read if present. */
@@ -126,10 +127,14 @@ export const recallTrace = Effect.fn("recallTrace")(function*(
     Effect.catch(() => Effect.succeed<{ readonly reading: IndexHealthReading; readonly failed: boolean }>({ reading: { embeddingCoverage: 0, lagSeconds: 0 }, failed: true }))
   )
 
-  const intent = yield* timedStage(timings, "intent", Effect.sync(() => intentClassifier.classify(query.text)))
+  // A long question is reduced to its rarest terms before anything analyses it; `text` is what
+  // every stage reads, and the pack still echoes the question (clamped) as asked.
+  const question = yield* reduceQuestion(query.text)
+  const text = question.reduction.text
+  const intent = yield* timedStage(timings, "intent", Effect.sync(() => intentClassifier.classify(text)))
   const stopwords = analysedStopwords(config.gapStopwords)
 
-  const legs = yield* timedStage(timings, "legs", firstPass(query.text, filter, { ...config, stopwords }, reading.reading))
+  const legs = yield* timedStage(timings, "legs", firstPass(text, filter, { ...config, stopwords }, reading.reading))
 
   const fused = yield* timedStage(timings, "fuse", Effect.sync(() => fusion.fuse(
     legs.flatMap((leg) => (leg.list === undefined ? [] : [leg.list])),
@@ -155,7 +160,7 @@ export const recallTrace = Effect.fn("recallTrace")(function*(
   const expanded = Option.getOrElse(graphResult.expanded, () => ({ candidates: seeds, edges: [] }))
 
   const corpusSize = yield* store.size
-  const rerankResult = yield* timedStage(timings, "rerank", rerankStage.rerank(query.text, expanded.candidates, {
+  const rerankResult = yield* timedStage(timings, "rerank", rerankStage.rerank(text, expanded.candidates, {
     rerankMinCorpus: config.rerankMinCorpus,
     rerankCandidateLimit: config.rerankCandidateLimit,
     corpusSize
@@ -176,7 +181,7 @@ export const recallTrace = Effect.fn("recallTrace")(function*(
   // no opinion, never an error.
   const canonicality = config.canonicalityFloor < 1 ? yield* canonicalityOf(reranked.map((c) => c.chunk.noteId)) : undefined
   const adjusted = yield* timedStage(timings, "adjust", Effect.sync(() =>
-    adjustment.adjust(reranked, { query: query.text, intent, now, edges: expanded.edges, chunkCounts, canonicality, config })
+    adjustment.adjust(reranked, { query: text, intent, now, edges: expanded.edges, chunkCounts, canonicality, config })
   ))
 
   // Stage 8: near-duplicates collapse (by stored vectors where both have them, else by words); the
@@ -194,7 +199,7 @@ export const recallTrace = Effect.fn("recallTrace")(function*(
   // When the caller's filters left nothing, ask once without them: were there matches to remove?
   const hasFilters = query.filters.types !== undefined || query.filters.since !== undefined || query.filters.paths !== undefined
   const filteredOut = hasFilters && adjusted.length === 0
-    ? yield* lexical.search(query.text, config.lexicalLimit, {}).pipe(
+    ? yield* lexical.search(text, config.lexicalLimit, {}).pipe(
       Effect.map((hits) => hits.length),
       Effect.timeoutOption(Duration.millis(config.softTimeoutMs)),
       Effect.map(Option.getOrElse(() => 0)),
@@ -208,9 +213,10 @@ export const recallTrace = Effect.fn("recallTrace")(function*(
     { name: "rerank", status: rerankStatus, hits: Option.isSome(rerankResult.reranked) && rerankStatus === "ok" ? reranked.length : 0, detail: rerankResult.detail }
   ]
   const gaps: Array<Gap> = stages.filter((s) => s.status === "failed" || s.status === "timed_out").map(legGap)
+  if (question.gap !== undefined) gaps.push(question.gap)
   if (reading.failed) gaps.push({ reason: "index_incomplete", text: "The index could not report its health; its coverage and freshness are unknown." })
   gaps.push(...(yield* timedStage(timings, "gaps", Effect.sync(() => gapDetector.detect({
-    query: query.text,
+    query: text,
     intent,
     candidates: deduped.survivors,
     found: reranked,

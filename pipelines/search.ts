@@ -19,6 +19,7 @@ import { Fusion } from "../src/retrieval/fuse.ts"
 import { analysedStopwords } from "../src/retrieval/titlePath.ts"
 import type { RecallServices } from "./recall.ts"
 import { firstPass, legGap } from "./legs.ts"
+import { reduceQuestion } from "./question.ts"
 import { checkedReading } from "./staleness.ts"
 
 /** Deepest an agent may page: `offset + limit`. */
@@ -96,7 +97,7 @@ export const SearchResponse = Schema.Struct({
   total: Schema.Int,
   results: Schema.Array(SearchResult),
   legs: Schema.Array(Schema.Struct({ name: Schema.String, status: Schema.String, hits: Schema.Int })),
-  /** A leg that failed or ran out of time: the ranking is missing what it would have found. */
+  /** A leg that failed or ran out of time (the ranking is missing what it would have found), or a query reduced to its rarest terms. */
   gaps: Schema.Array(Schema.String),
   indexHealth: HealthView
 })
@@ -186,7 +187,9 @@ export const search = Effect.fn("search")(function*(
   )
   const depth = Math.min(MAX_LEG_DEPTH, Math.max(config.lexicalLimit, (offset + limit) * CHUNKS_PER_RESULT))
   const filter = toFilter(request)
-  const legs = yield* firstPass(request.query, filter, {
+  // A long query is reduced to its rarest terms before any leg runs, as recall's question is.
+  const question = yield* reduceQuestion(request.query)
+  const legs = yield* firstPass(question.reduction.text, filter, {
     lexicalLimit: depth,
     denseLimit: depth,
     titlePathLimit: Math.max(config.titlePathLimit, offset + limit),
@@ -202,7 +205,7 @@ export const search = Effect.fn("search")(function*(
     passes(chunk) && !chunk.isLinkList ? [{ chunk, rrf: fused[i]!.rrf, ranks: fused[i]!.ranks }] : []
   )
   const all = resultsOf(ranked, new Set(kinds))
-  const queryTerms = new Set(terms(request.query))
+  const queryTerms = new Set(terms(question.reduction.text))
   const results = all.slice(offset, offset + limit).map(({ entry, kind, symbol }): SearchResult => ({
     kind,
     path: entry.chunk.path,
@@ -223,7 +226,10 @@ export const search = Effect.fn("search")(function*(
     total: all.length,
     results,
     legs: legs.map((leg) => ({ name: leg.name, status: leg.status satisfies LegStatus, hits: leg.list?.ids.length ?? 0 })),
-    gaps: legs.filter((leg) => leg.status === "failed" || leg.status === "timed_out").map((leg) => legGap(leg).text),
+    gaps: [
+      ...legs.filter((leg) => leg.status === "failed" || leg.status === "timed_out").map((leg) => legGap(leg).text),
+      ...(question.gap === undefined ? [] : [question.gap.text])
+    ],
     indexHealth: healthView(reading)
   }
 })

@@ -154,9 +154,15 @@ export const make = Effect.fnUntraced(function*(
       return yield* new LexicalIndexError({ reason: "duplicate_chunk", detail: sorted[i]!.id })
     }
   }
-  const search = searcher(build(sorted, checked))
+  const index = build(sorted, checked)
+  const search = searcher(index)
+  const frequency = (term: string): number => {
+    const t = index.termIds.get(term)
+    return t === undefined ? 0 : index.start[t + 1]! - index.start[t]!
+  }
   return LexicalIndex.of({
-    search: (query, limit, filter) => Effect.sync(() => search(query, limit, filter))
+    search: (query, limit, filter) => Effect.sync(() => search(query, limit, filter)),
+    documentFrequencies: (terms) => Effect.sync(() => terms.map(frequency))
   })
 })
 

@@ -11,7 +11,8 @@ export const GapReason = Schema.Literals([
   "budget_truncated",
   "index_incomplete",
   "implied_type",
-  "leg_failed"
+  "leg_failed",
+  "query_reduced"
 ])
 export type GapReason = typeof GapReason.Type
 
@@ -25,6 +26,7 @@ export type Gap = typeof Gap.Type
 export const SPECIFICITY: ReadonlyArray<GapReason> = [
   "leg_failed",
   "index_incomplete",
+  "query_reduced",
   "filtered_out",
   "implied_type",
   "low_confidence",

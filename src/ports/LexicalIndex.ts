@@ -60,4 +60,10 @@ export class LexicalIndex extends Context.Service<LexicalIndex, {
    * never changes another row's score. An empty or unmatched query, or `limit <= 0`, gives `[]`.
    */
   search(query: string, limit: number, filter: RetrievalFilter): Effect.Effect<ReadonlyArray<LexicalHit>, LexicalIndexError>
+  /**
+   * For each analysed term (a stem, as `Tokenizer.terms` gives it), how many chunks hold it, in the
+   * order given; 0 for a term no chunk holds. Cheap per term: a long question is reduced to its
+   * rarest terms by these counts before any leg runs.
+   */
+  documentFrequencies(terms: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<number>, LexicalIndexError>
 }>()("cairn/ports/LexicalIndex") {}
