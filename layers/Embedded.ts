@@ -6,7 +6,7 @@
  * pack). The set names the repository it was built from (`IndexedRepository`), so a pack can say
  * how many of its files changed since the build (pipelines/staleness.ts).
  */
-import { Context, Effect, Layer } from "effect"
+import { Cause, Context, Effect, Layer } from "effect"
 import type { InvalidInput } from "../src/domain/InvalidInput.ts"
 import type { CandidateStore } from "../src/ports/CandidateStore.ts"
 import type { GraphStore } from "../src/ports/GraphStore.ts"
@@ -16,6 +16,7 @@ import type { TokenCounter } from "../src/ports/TokenCounter.ts"
 import * as RetrievalConfig from "../src/RetrievalConfig.ts"
 import * as CandidateStoreSqlite from "./sqlite/CandidateStoreSqlite.ts"
 import * as Database from "./sqlite/Database.ts"
+import * as DenseUnreadable from "./sqlite/DenseUnreadable.ts"
 import type { DatabaseError } from "./sqlite/DatabaseError.ts"
 import * as EmbedderSqlite from "./sqlite/EmbedderSqlite.ts"
 import * as GraphStoreSqlite from "./sqlite/GraphStoreSqlite.ts"
@@ -23,6 +24,7 @@ import * as IndexHealthSqlite from "./sqlite/IndexHealthSqlite.ts"
 import * as IndexWriter from "./sqlite/IndexWriter.ts"
 import * as LexicalIndexSqlite from "./sqlite/LexicalIndexSqlite.ts"
 import * as VectorIndexSqlite from "./sqlite/VectorIndexSqlite.ts"
+import { readSpaceHeader } from "./sqlite/VectorTable.ts"
 import * as Stages from "./Stages.ts"
 import * as TokenCounterDefault from "./tokens/TokenCounterDefault.ts"
 
@@ -53,9 +55,35 @@ export type EmbeddedServices =
   | Database.Database
   | TokenCounter
 
-/** Vectors and the embedder that wrote them, or nothing when the index holds none. */
+/**
+ * Vectors and the embedder that wrote them; nothing when the index holds none, or sqlite-vec did
+ * not load (the health reading says so in every pack). Stored vectors that cannot be read get
+ * services that fail with why, so the leg is reported failed rather than left out in silence.
+ */
 const dense = Layer.merge(VectorIndexSqlite.layer, EmbedderSqlite.layer).pipe(
-  Layer.catchCause(() => Layer.empty)
+  Layer.catchCause((cause) =>
+    Layer.unwrap(Effect.gen(function*() {
+      const { connection, vectorsUnavailable } = yield* Database.Database
+      if (vectorsUnavailable !== undefined) return Layer.empty
+      // The manifest names the embedder of the last commit's vectors, as the space does: a space
+      // that reads as absent while the manifest names one is a file that no longer says what it holds.
+      const stored = Effect.try({
+        try: () => {
+          const manifest = connection.prepare("SELECT embedder_id FROM manifest WHERE key = 1").get() as { embedder_id: string | null } | undefined
+          return { space: readSpaceHeader(connection) !== undefined, named: manifest?.embedder_id ?? null }
+        },
+        catch: (error) => error
+      })
+      const found = yield* Effect.orElseSucceed(stored, () => ({ space: true, named: null }))
+      if (!found.space && found.named === null) return Layer.empty
+      const error = Cause.squash(cause)
+      return DenseUnreadable.layer(
+        found.space
+          ? error instanceof Error ? error.message : String(error)
+          : `the index names embedder ${found.named} but holds no vector space for it; the file may be damaged, so run \`cairn index\` to rebuild it`
+      )
+    }))
+  )
 ) as Layer.Layer<never, never, Database.Database>
 
 export const embedded = (

@@ -93,6 +93,11 @@ export interface IndexReport {
   readonly snapshotPatched: boolean
   readonly summary: WriteSummary
   readonly snapshotHash: string
+  /**
+   * The index file was damaged (this says how), so the run built a new one from the repository and
+   * put it in its place (see repairIndex.ts).
+   */
+  readonly replacedDamaged?: string
 }
 
 /**
@@ -162,15 +167,16 @@ const requireIndexable = (fs: FileSystem.FileSystem, path: Path.Path, root: stri
   })
 
 /**
- * The layers an index run needs, over the index file of `root`: the writer, the counter, git
- * history, chunking and training shared with worker threads. The root is checked first, so a
- * mistyped path, or one the run could not finish in, creates no `.cairn` folder.
+ * The layers an index run needs, over the index file of `root` (or `path`, where a new one is
+ * built aside): the writer, the counter, git history, chunking and training shared with worker
+ * threads. The root is checked first, so a mistyped path, or one the run could not finish in,
+ * creates no `.cairn` folder.
  */
-export const indexLayer = (root: string) =>
+export const indexLayer = (root: string, path: string = Database.defaultPath(root)) =>
   Layer.unwrap(Effect.gen(function*() {
     yield* requireIndexable(yield* FileSystem.FileSystem, yield* Path.Path, root)
     return Layer.mergeAll(IndexWriterLayer.layer, TokenCounterDefault.layer, HistoryGit.layer(root), ChunkerPoolNode.layer, TrainingNode.layer).pipe(
-      Layer.provideMerge(Database.layer({ path: Database.defaultPath(root) })),
+      Layer.provideMerge(Database.layer({ path })),
       Layer.provide(NodeChildProcessSpawner.layer)
     )
   }))

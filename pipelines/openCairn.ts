@@ -9,7 +9,8 @@ import type { ContextPack } from "../src/domain/ContextPack.ts"
 import { IndexHealth, type IndexHealthReading } from "../src/ports/IndexHealth.ts"
 import * as Embedded from "../layers/Embedded.ts"
 import * as IndexMemory from "./indexMemory.ts"
-import { indexLayer, type IndexReport, indexRepository, pendingChanges, type PendingChanges, saveIndexMemory } from "./indexRepository.ts"
+import { indexLayer, type IndexReport, pendingChanges, type PendingChanges, saveIndexMemory } from "./indexRepository.ts"
+import { indexOrRepair } from "./repairIndex.ts"
 import { recall as recallEffect } from "./recall.ts"
 import * as ChunkingConfig from "../src/index/chunk/ChunkingConfig.ts"
 import type { RecallOptions } from "./api.ts"
@@ -64,7 +65,7 @@ export const openCairn = async (options: OpenOptions): Promise<Cairn> => {
   const reindex = () =>
     settle(platform.runPromiseExit(Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
-      return yield* indexRepository({ root: options.root, now, memory, chunking, ...discovery }).pipe(Effect.provide(indexLayer(options.root)))
+      return yield* indexOrRepair({ root: options.root, now, memory, chunking, ...discovery })
     })))
   // What the handle knows of the files since the build: none changed right after its refresh, its
   // last status counted them; unknown otherwise, and then the first question counts them.

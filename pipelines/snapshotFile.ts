@@ -384,26 +384,22 @@ const namespaceTag: string = (() => {
 
 /**
  * `<file>.<pid>.<n>.<tag>.tmp`, or `<file>.<pid>.<n>.tmp` and `<file>.<pid>.tmp` as earlier versions
- * named them: the writer's pid, and whether it ran in this namespace (`namespaceTag`).
+ * named them: the writer's pid, and whether it ran in this namespace (`namespaceTag`). A temporary
+ * index's own files (its write-ahead log, shared memory and stamp) go with it.
  */
 const writerOf = (name: string, prefix: string): { readonly pid: number; readonly local: boolean } | undefined => {
-  const match = name.startsWith(prefix) ? /^(\d+)(?:\.\d+)?(?:\.([0-9a-f]{8}))?\.tmp$/.exec(name.slice(prefix.length)) : null
+  const match = name.startsWith(prefix) ? /^(\d+)(?:\.\d+)?(?:\.([0-9a-f]{8}))?\.tmp(?:-wal|-shm|-journal|\.stamp)?$/.exec(name.slice(prefix.length)) : null
   return match === null ? undefined : { pid: Number(match[1]), local: match[2] === namespaceTag }
 }
 
+/** A name next to `file` for this process to write aside, its own among every staging's. */
+export const temporaryName = (file: string): string => `${file}.${process.pid}.${staged++}.${namespaceTag}.tmp`
+
 /**
- * `text` (one string, or consecutive parts) written to a temporary file of this staging's own, next
- * to `file`; `commit` renames it over `file`, so readers see the old file or the new one, and two
- * writers at once do not take each other's temporary. Parts are encoded one by one into a buffer of
- * a few MB, so text given in parts is never joined or encoded whole; a part must not end inside a
- * surrogate pair, and a part given as bytes is written as it is. A temporary whose writer is gone
- * is removed, so none accumulate (see `namespaceTag`); one of another namespace once it is an hour old.
+ * Removes the temporaries of `file` whose writer is gone (see `namespaceTag`), and those of
+ * another namespace once they are an hour old; a live writer's stay.
  */
-export const stageWhole = (
-  fs: FileSystem.FileSystem,
-  file: string,
-  text: string | ReadonlyArray<string | Uint8Array>
-): Effect.Effect<StagedFile, PlatformError> =>
+export const removeStaleTemporaries = (fs: FileSystem.FileSystem, file: string): Effect.Effect<void> =>
   Effect.gen(function*() {
     const directory = NodePath.dirname(file)
     const prefix = `${NodePath.basename(file)}.`
@@ -424,7 +420,24 @@ export const stageWhole = (
       )
       if (now - modified >= STALE_TEMPORARY_MS) yield* fs.remove(NodePath.join(directory, name)).pipe(Effect.ignore)
     }
-    const temporary = `${file}.${process.pid}.${staged++}.${namespaceTag}.tmp`
+  })
+
+/**
+ * `text` (one string, or consecutive parts) written to a temporary file of this staging's own, next
+ * to `file`; `commit` renames it over `file`, so readers see the old file or the new one, and two
+ * writers at once do not take each other's temporary. Parts are encoded one by one into a buffer of
+ * a few MB, so text given in parts is never joined or encoded whole; a part must not end inside a
+ * surrogate pair, and a part given as bytes is written as it is. A temporary whose writer is gone
+ * is removed, so none accumulate (see `namespaceTag`); one of another namespace once it is an hour old.
+ */
+export const stageWhole = (
+  fs: FileSystem.FileSystem,
+  file: string,
+  text: string | ReadonlyArray<string | Uint8Array>
+): Effect.Effect<StagedFile, PlatformError> =>
+  Effect.gen(function*() {
+    yield* removeStaleTemporaries(fs, file)
+    const temporary = temporaryName(file)
     const discard = fs.remove(temporary).pipe(Effect.ignore)
     yield* Effect.scoped(Effect.gen(function*() {
       const handle = yield* fs.open(temporary, { flag: "w" })

@@ -1,10 +1,12 @@
 /**
  * What `cairn status --json` prints and the MCP `status` tool returns (the server adds how its
  * refreshes went): the index's manifest, the files changed since the build, and what would make
- * the next `cairn index` rebuild.
+ * the next `cairn index` rebuild. It opens the index read-only and creates nothing.
  */
 import { Effect, Layer } from "effect"
 import * as Database from "../layers/sqlite/Database.ts"
+import { isCorruption } from "../layers/sqlite/Damage.ts"
+import { DatabaseError } from "../layers/sqlite/DatabaseError.ts"
 import * as IndexWriterLayer from "../layers/sqlite/IndexWriter.ts"
 import { IndexWriter } from "../layers/sqlite/IndexWriter.ts"
 import * as ChunkingConfig from "../src/index/chunk/ChunkingConfig.ts"
@@ -34,14 +36,22 @@ export interface StatusReport {
   readonly stale: PendingChanges
   /** Built under other chunking settings than cairn.config.json names: the next index rebuilds it. */
   readonly chunkingChanged: boolean
+  /**
+   * How the index file is damaged, when it is (the counts above are then unknown, and zero): the
+   * next `cairn index` builds a new one in its place.
+   */
+  readonly damaged: string | null
 }
 
 export const statusReport = (root: string, now: number) =>
   Effect.gen(function*() {
     const config = yield* RepositoryConfig.read(root)
     const read = Effect.gen(function*() {
-      const { connection, vectorsUnavailable } = yield* Database.Database
-      const manifest = connection.prepare("SELECT * FROM manifest WHERE key = 1").get() as ManifestRow | undefined
+      const { connection, path, vectorsUnavailable } = yield* Database.Database
+      const manifest = yield* Effect.try({
+        try: () => connection.prepare("SELECT * FROM manifest WHERE key = 1").get() as ManifestRow | undefined,
+        catch: (error) => new DatabaseError({ reason: isCorruption(error) ? "damaged" : "open_failed", path, detail: error instanceof Error ? error.message : String(error) })
+      })
       const pending = yield* pendingChanges({ root, ...(config.discovery === undefined ? {} : { discovery: config.discovery }) })
       const builtUnder = yield* (yield* IndexWriter).builtUnder
       return { manifest, pending, builtUnder, vectorsUnavailable }
@@ -50,7 +60,30 @@ export const statusReport = (root: string, now: number) =>
     // Read-only, so asking creates nothing; an index never built is an empty one, held in memory.
     const result = yield* over({ path: Database.defaultPath(root), readOnly: true }).pipe(
       Effect.catchIf((error) => error._tag === "DatabaseError" && error.reason === "missing", () => over({ path: ":memory:" }))
+    ).pipe(
+      // A damaged file is what status has to say, not a failure of status.
+      Effect.catch((error) =>
+        (error._tag === "DatabaseError" || error._tag === "IndexWriteError") && error.reason === "damaged"
+          ? Effect.succeed({ damaged: error.detail })
+          : Effect.fail(error)
+      )
     )
+    if ("damaged" in result) {
+      return {
+        index: Database.defaultPath(root),
+        built: true,
+        builtAt: null,
+        ageSeconds: null,
+        chunks: 0,
+        embedded: 0,
+        embedder: null,
+        snapshotHash: null,
+        vectorsUnavailable: null,
+        stale: { added: [], changed: [], deleted: [] },
+        chunkingChanged: false,
+        damaged: result.damaged
+      } satisfies StatusReport
+    }
     const m = result.manifest
     return {
       index: Database.defaultPath(root),
@@ -63,6 +96,7 @@ export const statusReport = (root: string, now: number) =>
       snapshotHash: m?.snapshot_hash ?? null,
       vectorsUnavailable: result.vectorsUnavailable ?? null,
       stale: result.pending,
-      chunkingChanged: result.builtUnder !== undefined && result.builtUnder !== ChunkingConfig.fingerprint(config.chunking ?? {}, config.discovery?.unredacted)
+      chunkingChanged: result.builtUnder !== undefined && result.builtUnder !== ChunkingConfig.fingerprint(config.chunking ?? {}, config.discovery?.unredacted),
+      damaged: null
     } satisfies StatusReport
   })

@@ -4,7 +4,9 @@
  * the file. Opening checks the schema version and refuses a file from a newer cairn; a fresh file
  * gets the current schema. Closing the scope closes the connection. Where sqlite-vec cannot load
  * (a platform its package has no build for), the file still opens, without its vectors: the
- * lexical side reads and writes as ever, and the shape says why dense search is off.
+ * lexical side reads and writes as ever, and the shape says why dense search is off. A file not as
+ * the last writable connection left it is checked before use, and a damaged one is refused as
+ * `damaged` (see Damage.ts), so `cairn index` can build a new one in its place.
  */
 import { Context, Effect, Layer } from "effect"
 import type { Scope } from "effect"
@@ -13,6 +15,7 @@ import * as NodePath from "node:path"
 import { DatabaseSync } from "./NodeSqlite.ts"
 import * as SqliteVec from "sqlite-vec"
 import { DatabaseError } from "./DatabaseError.ts"
+import { hasDatabaseHeader, isCorruption, isNotADatabase, movedSinceStamp, quickCheck, recordStamp } from "./Damage.ts"
 import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from "./Schema.ts"
 
 export interface DatabaseShape {
@@ -65,8 +68,6 @@ const ignoreCairnFolder = (directory: string): void => {
 }
 
 const MEMORY = ":memory:"
-// SQLITE_NOTADB: the bytes are not a SQLite database at all.
-const SQLITE_NOTADB = 26
 
 const pragmaNumber = (db: DatabaseSync, name: string): number => {
   const row = db.prepare(`PRAGMA ${name}`).get() as Record<string, unknown> | undefined
@@ -122,6 +123,8 @@ const connect = (options: OpenOptions, loadablePath: () => string): DatabaseShap
       if (NodePath.basename(directory) === ".cairn") ignoreCairnFolder(directory)
     }
   }
+  // Taken before the open, which may write the file (a migration, a recovered WAL).
+  const suspect = path !== MEMORY && movedSinceStamp(path)
   const db = new DatabaseSync(path, { allowExtension: true, readOnly, timeout: options.busyTimeoutMillis ?? 5_000 })
   try {
     const vectorsUnavailable = loadVectors(db, loadablePath)
@@ -130,6 +133,10 @@ const connect = (options: OpenOptions, loadablePath: () => string): DatabaseShap
     const tables = Number((db.prepare("SELECT count(*) AS n FROM sqlite_master").get() as { n: number }).n)
     const refused = refusal(path, readOnly, version, pragmaNumber(db, "application_id"), tables)
     if (refused !== undefined) throw refused
+    if (suspect) {
+      const findings = quickCheck(db)
+      if (findings !== undefined) throw new DatabaseError({ reason: "damaged", path, detail: `quick_check: ${findings}` })
+    }
     if (!readOnly) {
       // WAL lets readers proceed while a writer commits; NORMAL sync is crash-safe in WAL mode.
       db.exec("PRAGMA journal_mode = WAL")
@@ -145,9 +152,12 @@ const connect = (options: OpenOptions, loadablePath: () => string): DatabaseShap
 
 const asDatabaseError = (path: string) => (error: unknown): DatabaseError => {
   if (error instanceof DatabaseError) return error
-  const code = (error as { errcode?: unknown }).errcode
   const detail = error instanceof Error ? error.message : String(error)
-  return new DatabaseError({ reason: code === SQLITE_NOTADB ? "not_an_index" : "open_failed", path, detail })
+  // Bytes that are no database at all are somebody's file; a database that cannot be read is damaged.
+  const reason = isCorruption(error) || (isNotADatabase(error) && hasDatabaseHeader(path)) ? "damaged"
+    : isNotADatabase(error) ? "not_an_index"
+    : "open_failed"
+  return new DatabaseError({ reason, path, detail })
 }
 
 /** Opens (creating or migrating when writable) the index at `options.path` for the enclosing scope. */
@@ -157,7 +167,12 @@ export const open = (options: OpenOptions): Effect.Effect<DatabaseShape, Databas
       const { loadablePath } = yield* VectorExtension
       return yield* Effect.try({ try: () => connect(options, loadablePath), catch: asDatabaseError(options.path) })
     }),
-    (database) => Effect.sync(() => database.connection.close())
+    (database) =>
+      Effect.sync(() => {
+        database.connection.close()
+        // Closed, so the file is as this connection leaves it (its WAL checkpointed when it was the last).
+        if (!database.readOnly && database.path !== MEMORY) recordStamp(database.path)
+      })
   )
 
 export const layer = (options: OpenOptions): Layer.Layer<Database, DatabaseError> => Layer.effect(Database, open(options))

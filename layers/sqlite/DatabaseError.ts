@@ -2,7 +2,7 @@
 import { Schema } from "effect"
 
 export class DatabaseError extends Schema.TaggedError<DatabaseError>()("DatabaseError", {
-  reason: Schema.Literals(["schema_too_new", "not_an_index", "missing", "open_failed"]),
+  reason: Schema.Literals(["schema_too_new", "not_an_index", "missing", "damaged", "open_failed"]),
   path: Schema.String,
   detail: Schema.String
 }) {
@@ -14,6 +14,8 @@ export class DatabaseError extends Schema.TaggedError<DatabaseError>()("Database
         return `${this.path} is not a cairn index (${this.detail}); choose another index path or delete the file`
       case "missing":
         return `no index at ${this.path}; run \`cairn index\` first`
+      case "damaged":
+        return `index ${this.path} is damaged (${this.detail}); run \`cairn index\` to rebuild it from the repository`
       case "open_failed":
         return `cannot open index ${this.path}: ${this.detail}; check the path and its permissions`
     }

@@ -23,6 +23,7 @@ import { compareIds } from "../../src/domain/Ranking.ts"
 import * as ChunkingConfig from "../../src/index/chunk/ChunkingConfig.ts"
 import type { NoteEdge } from "../../src/ports/GraphStore.ts"
 import { Database } from "./Database.ts"
+import { isCorruption } from "./Damage.ts"
 import { feed, feedHash } from "./FtsFeed.ts"
 import { CHUNK_COLUMNS, chunkValues, createdMillis, isSuperseded } from "./Rows.ts"
 import { VECTOR_ROWIDS, VECTOR_TABLE } from "./Schema.ts"
@@ -107,7 +108,7 @@ export interface StoredChunk {
 export class IndexWriteError extends Schema.TaggedError<IndexWriteError>()("IndexWriteError", {
   reason: Schema.Literals([
     "duplicate_chunk", "conflicting_batch", "unknown_chunk", "dimension_mismatch", "invalid_vector",
-    "embedder_changed", "analysis_changed", "invalid_manifest", "read_only", "vectors_unavailable", "write_failed"
+    "embedder_changed", "analysis_changed", "invalid_manifest", "read_only", "vectors_unavailable", "damaged", "write_failed"
   ]),
   detail: Schema.String
 }) {
@@ -134,6 +135,8 @@ export class IndexWriteError extends Schema.TaggedError<IndexWriteError>()("Inde
       case "vectors_unavailable":
         return `index write: ${this.detail}, so the batch's vectors cannot be stored; write it without vectors (chunks and full-text search need none)`
       case "write_failed":
+      case "damaged":
+        return `index write: the index file is damaged (${this.detail}); run \`cairn index\` to rebuild it from the repository`
         return `index write failed and was rolled back: ${this.detail}; the previous index is intact, retry the write`
     }
   }
@@ -521,7 +524,9 @@ const writeManifest = (
 }
 
 const failed = (error: unknown): IndexWriteError =>
-  error instanceof IndexWriteError ? error : refuse("write_failed", error instanceof Error ? error.message : String(error))
+/** An SQLite failure as the writer reports it: retrying cannot help a damaged file, so it says so. */
+  error instanceof IndexWriteError ? error
+    : refuse(isCorruption(error) ? "damaged" : "write_failed", error instanceof Error ? error.message : String(error))
 
 /** Runs `body` in one IMMEDIATE transaction (taking the write lock up front, so readers never see a half). */
 const transaction = <A>(db: DatabaseSync, body: () => A): A => {
@@ -546,6 +551,13 @@ export const make = Effect.gen(function*() {
       : withoutVectors && batch.vectors !== undefined ? refuse("vectors_unavailable", vectorsUnavailable)
       : validate(batch)
   return IndexWriter.of({
+  // A commit that counts vectors stored a space for them: a file without one no longer says what it holds.
+  const held = <A>(space: A | undefined): A | undefined => {
+    if (space !== undefined) return space
+    const vectors = count(db, "SELECT coalesce(max(embedded_count), 0) AS n FROM manifest")
+    if (vectors > 0) throw refuse("damaged", `the manifest counts ${vectors} vectors, and the index holds no vector space for them`)
+    return undefined
+  }
     write: (batch) =>
       Effect.suspend(() => {
         const refused = refusal(batch)
@@ -648,8 +660,8 @@ export const make = Effect.gen(function*() {
         return rows.sort((a, b) => compareIds(a.id, b.id)).map((row) => ({ id: row.id, text: row.text }))
       }),
     vectorsUnavailable,
-    vectorSpace: reading(() => readSpace(db)),
-    vectorSpaceHeader: reading(() => readSpaceHeader(db)),
+    vectorSpace: reading(() => held(readSpace(db))),
+    vectorSpaceHeader: reading(() => held(readSpaceHeader(db))),
     builtUnder: reading(() => {
       const row = db.prepare("SELECT * FROM manifest WHERE key = 1").get() as { chunking?: string | null } | undefined
       if (row === undefined) return undefined

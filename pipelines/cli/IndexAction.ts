@@ -1,7 +1,8 @@
 /** What `cairn index` does (its flags are declared in IndexCommand.ts, so this module loads only when it runs). */
 import type { IndexInput } from "./IndexCommand.ts"
 import { Cause, Clock, Console, Duration, Effect, Fiber, Queue, Stdio, Stream } from "effect"
-import { type IndexReport, indexLayer, indexRepository } from "../indexRepository.ts"
+import type { IndexReport } from "../indexRepository.ts"
+import { indexOrRepair } from "../repairIndex.ts"
 import * as RepositoryConfig from "../repositoryConfig.ts"
 import { indexProgressView } from "./IndexProgressView.ts"
 
@@ -22,15 +23,14 @@ export const runIndex = (root: string, rebuild: boolean, settings?: RepositoryCo
     }
     // The one clock read of an index run: the build time stamped on the manifest.
     const now = yield* Clock.currentTimeMillis
-    return yield* indexRepository({
+    return yield* indexOrRepair({
       root,
       now,
       rebuild,
       chunking: config.chunking,
       ...(config.discovery === undefined ? {} : { discovery: config.discovery }),
       onProgress: (event) => show(view.next(event))
-    }).pipe(
-      Effect.provide(indexLayer(root)),
+    }, (file, damage) => show(`cairn: the index ${file} is damaged (${damage}); building a new one from the repository to replace it\n`)).pipe(
       Effect.ensuring(Effect.suspend(() => {
         show(view.finish())
         return Effect.andThen(Queue.end(lines), Fiber.join(writer))
@@ -45,7 +45,8 @@ export const summarise = (report: IndexReport, seconds: number): string =>
     : `indexed ${report.notes} files in ${seconds.toFixed(1)} s: ${report.notesIndexed} re-chunked, ${report.notesUnchanged} unchanged, ` +
       `${report.notesDeleted} deleted; ${report.summary.chunkCount} chunks (${report.chunksEmbedded} embedded, ${report.vectorsReused} vectors reused)` +
       `${report.retrained ? ", embedder retrained" : ""}; ${report.summary.relationCount} relations` +
-      `${report.snapshotPatched ? "; the last snapshot patched where files moved, not scanned again" : ""}`
+      `${report.snapshotPatched ? "; the last snapshot patched where files moved, not scanned again" : ""}` +
+      `${report.replacedDamaged === undefined ? "" : "; replaced the damaged index with this build"}`
 
 export const run = Effect.fn("cli.index")(function*({ rebuild, root }: IndexInput) {
   const [duration, report] = yield* Effect.timed(runIndex(root, rebuild))

@@ -7,6 +7,9 @@ export const run = Effect.fn("cli.status")(function*({ json, root }: StatusInput
   const now = yield* Clock.currentTimeMillis
   const status = yield* statusReport(root, now)
   if (json) return yield* Console.log(JSON.stringify(status))
+  if (status.damaged !== null) {
+    return yield* Console.log(`index ${status.index}: damaged (${status.damaged}); run \`cairn index\` to rebuild it from the repository`)
+  }
   const staleCount = status.stale.added.length + status.stale.changed.length + status.stale.deleted.length
   yield* Console.log([
     status.built ? `index ${status.index}: built ${status.builtAt} (${status.ageSeconds} s ago)` : `index ${status.index}: never built; run \`cairn index\``,

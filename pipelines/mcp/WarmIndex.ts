@@ -18,7 +18,8 @@ import * as Database from "../../layers/sqlite/Database.ts"
 import * as ChunkingConfig from "../../src/index/chunk/ChunkingConfig.ts"
 import { committedSnapshot } from "../committedSnapshot.ts"
 import * as IndexMemory from "../indexMemory.ts"
-import { indexLayer, indexRepository, saveIndexMemory } from "../indexRepository.ts"
+import { saveIndexMemory } from "../indexRepository.ts"
+import { indexOrRepair } from "../repairIndex.ts"
 import type * as RepositoryConfig from "../repositoryConfig.ts"
 import { search } from "../search.ts"
 import { reportingChanges } from "../staleness.ts"
@@ -143,7 +144,7 @@ export const layer = (options: WarmOptions): Layer.Layer<WarmIndex> =>
       const started = yield* Clock.currentTimeMillis
       const seen = new Map(pending)
       const exit = yield* Effect.exit(Effect.gen(function*() {
-        const report = yield* indexRepository({ root, now: started, memory, chunking, ...discovery }).pipe(Effect.provide(indexLayer(root)))
+        const report = yield* indexOrRepair({ root, now: started, memory, chunking, ...discovery })
         for (const [path, count] of seen) if (pending.get(path) === count) pending.delete(path)
         // Nothing changed in the index: the generation answering is the one it would open.
         if (!(report.upToDate && current !== undefined)) yield* swap(yield* open(memory.snapshot ?? (yield* committedSnapshot(root))))
