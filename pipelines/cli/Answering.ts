@@ -3,7 +3,7 @@
  * first (only what changed), or, with `--no-refresh`, open it for reading alone and count the files
  * it has not seen, so the answer says how stale it is.
  */
-import { Effect, Layer, Option, Schema, Stdio, Stream } from "effect"
+import { Console, Effect, Layer, Option, Schema, Stdio, Stream } from "effect"
 import * as Embedded from "../../layers/Embedded.ts"
 import { countChanges, reportingChanges } from "../staleness.ts"
 import type * as RepositoryConfig from "../repositoryConfig.ts"
@@ -30,13 +30,19 @@ export const questionFrom = (argument: Option.Option<string>) =>
 export const answering = (root: string, noRefresh: boolean, config: RepositoryConfig.RepositoryConfig) =>
   Effect.gen(function*() {
     // The index pipeline is loaded only to refresh: an answer from the index as it is needs none of it.
-    if (!noRefresh) yield* Effect.flatMap(Effect.promise(() => import("./IndexAction.ts")), ({ runIndex }) => runIndex(root, false, config))
+    const refreshed = noRefresh ? false : yield* Effect.flatMap(Effect.promise(() => import("./IndexAction.ts")), ({ runIndex }) => runIndex(root, false, config)).pipe(
+      Effect.as(true),
+      // Another process writing (holding the lock, committing a rebuild under this refresh) fails the
+      // write and leaves the committed index as it was: answer from that, as --no-refresh does.
+      Effect.catchTag("IndexWriteError", (error) =>
+        Effect.as(Console.error(`cairn: could not refresh the index (${error.message}); answering from the last committed build`), false))
+    )
     // Answering from the index as it is: say how many files it has not seen.
-    const filesChanged = noRefresh ? yield* countChanges(root, config.discovery) : 0
+    const filesChanged = refreshed ? 0 : yield* countChanges(root, config.discovery)
     return reportingChanges(filesChanged).pipe(
       Layer.provideMerge(Embedded.embedded({
         root,
-        ...(noRefresh ? { readOnly: true } : {}),
+        ...(refreshed ? {} : { readOnly: true }),
         ...(config.retrieval === undefined ? {} : { config: config.retrieval })
       }))
     )
