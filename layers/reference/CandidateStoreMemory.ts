@@ -7,6 +7,7 @@ import type { Chunk, ChunkId } from "../../src/domain/Chunk.ts"
 import { compareIds } from "../../src/domain/Ranking.ts"
 import { CandidateStore, CandidateStoreError, type NoteSummary } from "../../src/ports/CandidateStore.ts"
 import { compile, type RetrievalFilter } from "../../src/ports/RetrievalFilter.ts"
+import { analysedName } from "../../src/retrieval/titlePath.ts"
 
 const byLine = (a: Chunk, b: Chunk): number => a.lineStart - b.lineStart || compareIds(a.id, b.id)
 
@@ -24,7 +25,8 @@ export const make = (chunks: ReadonlyArray<Chunk>): CandidateStore["Service"] =>
   const summaries = new Map<string, NoteSummary>(noteIds.map((id) => {
     const list = byNote.get(id)!
     const lead = list[0]!
-    return [id, { id, title: lead.title, path: lead.path, chunkCount: list.length, leadChunk: lead.id }]
+    // Analysed once here, as the SQLite store writes them with the note.
+    return [id, { id, title: lead.title, path: lead.path, chunkCount: list.length, leadChunk: lead.id, nameTerms: analysedName(lead) }]
   }))
 
   let lastNotes: { readonly key: string; readonly notes: ReadonlyArray<NoteSummary> } | undefined

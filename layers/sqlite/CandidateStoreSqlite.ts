@@ -13,6 +13,7 @@ import { compile } from "../../src/ports/RetrievalFilter.ts"
 import { Database } from "./Database.ts"
 import { chunkClause } from "./FilterSql.ts"
 import { selectChunk, toChunk } from "./Rows.ts"
+import * as NoteNames from "./NoteNames.ts"
 
 const byLine = (a: Chunk, b: Chunk): number => a.lineStart - b.lineStart || compareIds(a.id, b.id)
 
@@ -31,6 +32,8 @@ export const make = Effect.gen(function*() {
   // The title/path channel asks for the notes on every query, mostly with one filter; the
   // answer holds until the next commit.
   let lastNotes: { readonly key: string; readonly notes: ReadonlyArray<NoteSummary> } | undefined
+  // A file from before names were stored, opened read-only, has no column to read.
+  const namesStored = NoteNames.stored(db)
 
   return CandidateStore.of({
     size: query(() => {
@@ -74,16 +77,20 @@ export const make = Effect.gen(function*() {
         if (lastNotes !== undefined && lastNotes.key === key) return lastNotes.notes
         const clause = chunkClause(filter, "c")
         const rows = db.prepare(
-          "SELECT n.id, n.title, n.path, n.chunk_count, n.lead_chunk FROM notes n " +
+          `SELECT n.id, n.title, n.path, n.chunk_count, n.lead_chunk${namesStored ? ", n.name_terms" : ""} FROM notes n ` +
             `WHERE n.chunk_count > 0 AND EXISTS (SELECT 1 FROM chunks c WHERE c.note_id = n.id AND ${clause.sql})`
-        ).all(...clause.params) as Array<{ id: string; title: string; path: string; chunk_count: number; lead_chunk: string }>
-        const notes = rows.sort((a, b) => compareIds(a.id, b.id)).map((row): NoteSummary => ({
-          id: row.id,
-          title: row.title,
-          path: row.path,
-          chunkCount: Number(row.chunk_count),
-          leadChunk: row.lead_chunk as ChunkId
-        }))
+        ).all(...clause.params) as Array<{ id: string; title: string; path: string; chunk_count: number; lead_chunk: string; name_terms?: string | null }>
+        const notes = rows.sort((a, b) => compareIds(a.id, b.id)).map((row): NoteSummary => {
+          const nameTerms = NoteNames.decode(row.name_terms)
+          return {
+            id: row.id,
+            title: row.title,
+            path: row.path,
+            chunkCount: Number(row.chunk_count),
+            leadChunk: row.lead_chunk as ChunkId,
+            ...(nameTerms === undefined ? {} : { nameTerms })
+          }
+        })
         lastNotes = { key, notes }
         return notes
       }),

@@ -6,6 +6,7 @@ import type { DatabaseSync } from "node:sqlite"
 import type { Chunk, ChunkId } from "../../src/domain/Chunk.ts"
 import * as ChunkingConfig from "../../src/index/chunk/ChunkingConfig.ts"
 import type { NoteEdge } from "../../src/ports/GraphStore.ts"
+import { analysedName } from "../../src/retrieval/titlePath.ts"
 import { softwareChunks } from "../reference/fixtures/SoftwareNotes.ts"
 import * as Database from "./Database.ts"
 import type { IndexWrite, VectorModel } from "./IndexWriter.ts"
@@ -203,7 +204,10 @@ describe("IndexWriter", () => {
       assert.strictEqual(yield* writer.noteCount, hashes.size)
       assert.strictEqual((yield* writer.manifest)?.noteCount, hashes.size)
       const note = database.connection.prepare("SELECT * FROM notes WHERE id = 'notes/caching.md'").get() as Record<string, unknown>
-      assert.deepStrictEqual({ ...note }, { id: "notes/caching.md", title: added.title, path: added.path, chunk_count: 2, lead_chunk: added.id, content_hash: "hash:v2" })
+      assert.deepStrictEqual({ ...note }, {
+        id: "notes/caching.md", title: added.title, path: added.path, chunk_count: 2, lead_chunk: added.id, content_hash: "hash:v2",
+        name_terms: analysedName(added).join(" ")
+      })
       const relations = database.connection.prepare("SELECT from_note, to_note FROM relations ORDER BY from_note").all().map((row) => ({ ...row }))
       assert.deepStrictEqual(relations, [
         { from_note: "notes/caching.md", to_note: "notes/retries.md" },

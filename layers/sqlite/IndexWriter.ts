@@ -25,6 +25,7 @@ import type { NoteEdge } from "../../src/ports/GraphStore.ts"
 import { Database } from "./Database.ts"
 import { isCorruption } from "./Damage.ts"
 import { feed, feedHash } from "./FtsFeed.ts"
+import * as NoteNames from "./NoteNames.ts"
 import { CHUNK_COLUMNS, chunkValues, createdMillis, isSuperseded } from "./Rows.ts"
 import { VECTOR_ROWIDS, VECTOR_TABLE } from "./Schema.ts"
 import type { VectorSpace } from "./VectorTable.ts"
@@ -134,9 +135,9 @@ export class IndexWriteError extends Schema.TaggedError<IndexWriteError>()("Inde
         return `index write: ${this.detail} was opened read-only; open it writable to index`
       case "vectors_unavailable":
         return `index write: ${this.detail}, so the batch's vectors cannot be stored; write it without vectors (chunks and full-text search need none)`
-      case "write_failed":
       case "damaged":
         return `index write: the index file is damaged (${this.detail}); run \`cairn index\` to rebuild it from the repository`
+      case "write_failed":
         return `index write failed and was rolled back: ${this.detail}; the previous index is intact, retry the write`
     }
   }
@@ -475,7 +476,7 @@ const insertVectors = (db: DatabaseSync, entries: ReadonlyArray<VectorEntry>, pl
 const settleNotes = (db: DatabaseSync, notes: ReadonlyArray<string>, recorded: ReadonlyMap<string, string>): void => {
   const chunksOf = db.prepare("SELECT id, title, path, line_start FROM chunks WHERE note_id = ?")
   const hashOf = db.prepare("SELECT content_hash FROM notes WHERE id = ?")
-  const upsert = db.prepare("INSERT OR REPLACE INTO notes (id, title, path, chunk_count, lead_chunk, content_hash) VALUES (?, ?, ?, ?, ?, ?)")
+  const upsert = db.prepare("INSERT OR REPLACE INTO notes (id, title, path, chunk_count, lead_chunk, content_hash, name_terms) VALUES (?, ?, ?, ?, ?, ?, ?)")
   const remove = db.prepare("DELETE FROM notes WHERE id = ?")
   for (const note of notes) {
     const rows = chunksOf.all(note) as Array<{ id: string; title: string; path: string; line_start: number }>
@@ -489,7 +490,7 @@ const settleNotes = (db: DatabaseSync, notes: ReadonlyArray<string>, recorded: R
     for (const row of rows) {
       if (lead === undefined || row.line_start < lead.line_start || (row.line_start === lead.line_start && compareIds(row.id, lead.id) < 0)) lead = row
     }
-    const values: Array<SQLInputValue> = [note, lead?.title ?? null, lead?.path ?? null, rows.length, lead?.id ?? null, hash]
+    const values: Array<SQLInputValue> = [note, lead?.title ?? null, lead?.path ?? null, rows.length, lead?.id ?? null, hash, NoteNames.encode(lead?.title ?? null, lead?.path ?? null)]
     upsert.run(...values)
   }
 }
@@ -523,8 +524,8 @@ const writeManifest = (
   return summary
 }
 
-const failed = (error: unknown): IndexWriteError =>
 /** An SQLite failure as the writer reports it: retrying cannot help a damaged file, so it says so. */
+const failed = (error: unknown): IndexWriteError =>
   error instanceof IndexWriteError ? error
     : refuse(isCorruption(error) ? "damaged" : "write_failed", error instanceof Error ? error.message : String(error))
 
@@ -550,7 +551,6 @@ export const make = Effect.gen(function*() {
     readOnly ? refuse("read_only", path)
       : withoutVectors && batch.vectors !== undefined ? refuse("vectors_unavailable", vectorsUnavailable)
       : validate(batch)
-  return IndexWriter.of({
   // A commit that counts vectors stored a space for them: a file without one no longer says what it holds.
   const held = <A>(space: A | undefined): A | undefined => {
     if (space !== undefined) return space
@@ -558,6 +558,7 @@ export const make = Effect.gen(function*() {
     if (vectors > 0) throw refuse("damaged", `the manifest counts ${vectors} vectors, and the index holds no vector space for them`)
     return undefined
   }
+  return IndexWriter.of({
     write: (batch) =>
       Effect.suspend(() => {
         const refused = refusal(batch)

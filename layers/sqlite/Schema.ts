@@ -6,13 +6,14 @@
 import type { DatabaseSync } from "node:sqlite"
 import { BEFORE_RECORDED_FINGERPRINT } from "../../src/index/chunk/ChunkingConfig.ts"
 import * as LsaTerms from "./LsaTerms.ts"
+import * as NoteNames from "./NoteNames.ts"
 
 /**
  * Bump with every change to the tables below, and append the step that migrates to it. A read-only
  * open cannot migrate, so what reads a file without writing it must not need what a step adds, or
  * must refuse older files there.
  */
-export const SCHEMA_VERSION = 3
+export const SCHEMA_VERSION = 4
 
 /** "crn1" read as a big-endian 32-bit integer. */
 export const APPLICATION_ID = 0x63726e31
@@ -108,9 +109,20 @@ const version3 = (db: DatabaseSync): void => {
   LsaTerms.storeFromSpace(db)
 }
 
+/**
+ * Each note's analysed name (`notes.name_terms`, space-separated; see NoteNames.ts), filled for the
+ * notes already stored, so the title/path channel reads names instead of analysing every one per
+ * question. A read-only open of an older file analyses them as that file's cairn did.
+ */
+const version4 = (db: DatabaseSync): void => {
+  db.exec("ALTER TABLE notes ADD COLUMN name_terms TEXT")
+  NoteNames.fill(db)
+}
+
 /** `MIGRATIONS[v - 1]` takes a file from version v - 1 to v; version 0 is an empty file. */
 export const MIGRATIONS: ReadonlyArray<(db: DatabaseSync) => void> = [
   (db) => db.exec(VERSION_1),
   version2,
-  version3
+  version3,
+  version4
 ]

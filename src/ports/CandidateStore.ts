@@ -17,6 +17,11 @@ export interface NoteSummary {
   readonly chunkCount: number
   /** The note's first chunk by line; what the title/path channel names. */
   readonly leadChunk: ChunkId
+  /**
+   * The analysed terms of its title and file name (`analysedName` of the title/path channel), when
+   * the store keeps them, so a question need not analyse every note's name again.
+   */
+  readonly nameTerms?: ReadonlyArray<string>
 }
 
 export class CandidateStoreError extends Schema.TaggedError<CandidateStoreError>()("CandidateStoreError", {

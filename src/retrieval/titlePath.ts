@@ -47,9 +47,16 @@ const baseName = (path: string): string => {
 const contentTerms = (text: string, stopwords: ReadonlySet<string>): Set<string> =>
   new Set(queryTerms(text).filter((term) => !stopwords.has(term)))
 
-/** Terms of a note's name: its title and its file name without extension (not its directories). */
-export const nameTerms = (note: Pick<NoteSummary, "title" | "path">, stopwords: ReadonlySet<string>): Set<string> =>
-  contentTerms(`${note.title} ${baseName(note.path)}`, stopwords)
+/**
+ * Every analysed term of a note's name, its title and its file name without extension (not its
+ * directories), stopwords kept: what a store may keep beside the note (`NoteSummary.nameTerms`).
+ */
+export const analysedName = (note: Pick<NoteSummary, "title" | "path">): Array<string> =>
+  queryTerms(`${note.title} ${baseName(note.path)}`)
+
+/** Terms of a note's name without `stopwords`, from what its store kept when it kept them. */
+export const nameTerms = (note: Pick<NoteSummary, "title" | "path" | "nameTerms">, stopwords: ReadonlySet<string>): Set<string> =>
+  new Set((note.nameTerms ?? analysedName(note)).filter((term) => !stopwords.has(term)))
 
 // Stores hand back the same summaries query after query; analysing each name once keeps the channel
 // a set lookup per note.
