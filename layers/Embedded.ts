@@ -2,19 +2,22 @@
  * The embedded layer set: the shipped stages over one SQLite file (`<root>/.cairn/index.sqlite` by
  * default), with the writer for refreshes. The dense leg is present when the index holds vectors
  * and its embedder can be restored from the file; otherwise recall runs without it and says so in
- * the pack's diagnostics (and, where sqlite-vec cannot load, with a `leg_failed` gap in every
- * pack). The set names the repository it was built from (`IndexedRepository`), so a pack can say
- * how many of its files changed since the build (pipelines/staleness.ts).
+ * the pack's diagnostics (and, where sqlite-vec cannot load or stored vectors cannot be read, with
+ * a `leg_failed` gap in every pack). A question reads one commit of the file (`ConsistentRead`).
+ * The set names the repository it was built from (`IndexedRepository`), so a pack can say how many
+ * of its files changed since the build (pipelines/staleness.ts).
  */
 import { Cause, Context, Effect, Layer } from "effect"
 import type { InvalidInput } from "../src/domain/InvalidInput.ts"
 import type { CandidateStore } from "../src/ports/CandidateStore.ts"
+import type { ConsistentRead } from "../src/ports/ConsistentRead.ts"
 import type { GraphStore } from "../src/ports/GraphStore.ts"
 import type { IndexHealth } from "../src/ports/IndexHealth.ts"
 import type { LexicalIndex, LexicalIndexError } from "../src/ports/LexicalIndex.ts"
 import type { TokenCounter } from "../src/ports/TokenCounter.ts"
 import * as RetrievalConfig from "../src/RetrievalConfig.ts"
 import * as CandidateStoreSqlite from "./sqlite/CandidateStoreSqlite.ts"
+import * as ConsistentReadSqlite from "./sqlite/ConsistentReadSqlite.ts"
 import * as Database from "./sqlite/Database.ts"
 import * as DenseUnreadable from "./sqlite/DenseUnreadable.ts"
 import type { DatabaseError } from "./sqlite/DatabaseError.ts"
@@ -47,6 +50,7 @@ export class IndexedRepository extends Context.Service<IndexedRepository, {
 export type EmbeddedServices =
   | Stages.StageServices
   | IndexedRepository
+  | ConsistentRead
   | LexicalIndex
   | CandidateStore
   | GraphStore
@@ -92,6 +96,7 @@ export const embedded = (
   const ports = Layer.mergeAll(
     Layer.unwrap(Effect.map(RetrievalConfig.RetrievalConfig, (config) => LexicalIndexSqlite.layer({ weights: config.lexicalWeights }))),
     CandidateStoreSqlite.layer,
+    ConsistentReadSqlite.layer,
     GraphStoreSqlite.layer,
     IndexHealthSqlite.layer,
     IndexWriter.layer,

@@ -23,6 +23,7 @@ export * as SourceTreeMemory from "./reference/SourceTreeMemory.ts"
 export * as VectorIndexMemory from "./reference/VectorIndexMemory.ts"
 
 export * as CandidateStoreSqlite from "./sqlite/CandidateStoreSqlite.ts"
+export * as ConsistentReadSqlite from "./sqlite/ConsistentReadSqlite.ts"
 export * as Database from "./sqlite/Database.ts"
 export * as EmbedderSqlite from "./sqlite/EmbedderSqlite.ts"
 export * as GraphStoreSqlite from "./sqlite/GraphStoreSqlite.ts"

@@ -14,6 +14,7 @@ import type { Gap } from "../src/domain/Gap.ts"
 import type { InvalidInput } from "../src/domain/InvalidInput.ts"
 import { decodeQuery, type Query } from "../src/domain/Query.ts"
 import { CandidateStore, type CandidateStoreError } from "../src/ports/CandidateStore.ts"
+import { consistently } from "../src/ports/ConsistentRead.ts"
 import { IndexHealth, type IndexHealthReading } from "../src/ports/IndexHealth.ts"
 import { LexicalIndex } from "../src/ports/LexicalIndex.ts"
 import { compile, type RetrievalFilter } from "../src/ports/RetrievalFilter.ts"
@@ -245,4 +246,6 @@ export const recallTrace = Effect.fn("recallTrace")(function*(
   // A leg that failed makes the pack partial even when every claim fitted.
   const pack = gaps.some((gap) => gap.reason === "leg_failed") ? { ...packed, partial: true } : packed
   return { pack: yield* neverSilent(Effect.succeed(pack)), candidates: deduped.survivors, timingsMs: { ...timings } }
-})
+
+  // Every read of the question from one commit: a rebuild landing meanwhile is not seen half way.
+}, consistently)

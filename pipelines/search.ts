@@ -11,6 +11,7 @@ import type { LegStatus } from "../src/domain/ContextPack.ts"
 import { NoteType } from "../src/domain/Chunk.ts"
 import { fromSchemaError, InvalidInput } from "../src/domain/InvalidInput.ts"
 import { CandidateStore, type CandidateStoreError } from "../src/ports/CandidateStore.ts"
+import { consistently } from "../src/ports/ConsistentRead.ts"
 import { IndexHealth, type IndexHealthReading } from "../src/ports/IndexHealth.ts"
 import { compile, type RetrievalFilter } from "../src/ports/RetrievalFilter.ts"
 import { terms } from "../src/index/Tokenizer.ts"
@@ -232,4 +233,5 @@ export const search = Effect.fn("search")(function*(
     ],
     indexHealth: healthView(reading)
   }
-})
+  // Every read of the search from one commit, as recall reads.
+}, consistently)

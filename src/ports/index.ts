@@ -4,6 +4,7 @@
  */
 import "../EffectAmbient.ts"
 export * as CandidateStore from "./CandidateStore.ts"
+export * as ConsistentRead from "./ConsistentRead.ts"
 export * as Embedder from "./Embedder.ts"
 export * as GraphStore from "./GraphStore.ts"
 export * as History from "./History.ts"
