@@ -107,7 +107,8 @@ const scenarioRun = async (name: string, root: string, lookupPaths: ReadonlyArra
   // from disk (the up-to-date check at start needs none), so it is reported apart.
   const edits: Array<number> = []
   for (let i = 0; i < 4; i++) {
-    const word = `zqxbench${i}edit`
+    // Letters only: a digit would split the word into parts that match half the corpus.
+    const word = `zqxbench${["alpha", "bravo", "charlie", "delta"][i]}`
     edits.push(await visibleAfter(editFile, word, () => appendFileSync(join(root, editFile), `\nThe ${word} marker was added.\n`)))
   }
   // A new file changes the tree's shape: discovery looks at more than the one file.
