@@ -149,7 +149,7 @@ describe("layer swaps change one thing each", () => {
 describe("soft deadline", () => {
   const stalledLexical = Layer.succeed(LexicalIndex, {
     search: () => Effect.sleep(Duration.seconds(10)).pipe(Effect.as([])),
-    documentFrequencies: (terms) => Effect.succeed(terms.map(() => 0))
+    documentFrequencies: (words) => Effect.succeed(words.map(() => 0))
   })
 
   it.effect("a leg that sleeps past the deadline yields a partial pack at the deadline", () =>

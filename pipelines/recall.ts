@@ -130,10 +130,10 @@ export const recallTrace = Effect.fn("recallTrace")(function*(
 
   // A long question is reduced to its rarest terms before anything analyses it; `text` is what
   // every stage reads, and the pack still echoes the question (clamped) as asked.
-  const question = yield* reduceQuestion(query.text)
+  const stopwords = analysedStopwords(config.gapStopwords)
+  const question = yield* reduceQuestion(query.text, stopwords)
   const text = question.reduction.text
   const intent = yield* timedStage(timings, "intent", Effect.sync(() => intentClassifier.classify(text)))
-  const stopwords = analysedStopwords(config.gapStopwords)
 
   const legs = yield* timedStage(timings, "legs", firstPass(text, filter, { ...config, stopwords }, reading.reading))
 
@@ -246,6 +246,5 @@ export const recallTrace = Effect.fn("recallTrace")(function*(
   // A leg that failed makes the pack partial even when every claim fitted.
   const pack = gaps.some((gap) => gap.reason === "leg_failed") ? { ...packed, partial: true } : packed
   return { pack: yield* neverSilent(Effect.succeed(pack)), candidates: deduped.survivors, timingsMs: { ...timings } }
-
   // Every read of the question from one commit: a rebuild landing meanwhile is not seen half way.
 }, consistently)

@@ -189,14 +189,15 @@ export const search = Effect.fn("search")(function*(
   const depth = Math.min(MAX_LEG_DEPTH, Math.max(config.lexicalLimit, (offset + limit) * CHUNKS_PER_RESULT))
   const filter = toFilter(request)
   // A long query is reduced to its rarest terms before any leg runs, as recall's question is.
-  const question = yield* reduceQuestion(request.query)
+  const stopwords = analysedStopwords(config.gapStopwords)
+  const question = yield* reduceQuestion(request.query, stopwords)
   const legs = yield* firstPass(question.reduction.text, filter, {
     lexicalLimit: depth,
     denseLimit: depth,
     titlePathLimit: Math.max(config.titlePathLimit, offset + limit),
     titlePathMinScore: config.titlePathMinScore,
     softTimeoutMs: config.softTimeoutMs,
-    stopwords: analysedStopwords(config.gapStopwords)
+    stopwords
   }, reading)
   const fused = fusion.fuse(legs.flatMap((leg) => (leg.list === undefined ? [] : [leg.list])), { ...config, fusedLimit: Number.MAX_SAFE_INTEGER })
   const chunks = yield* store.get(fused.map((entry) => entry.id))

@@ -145,6 +145,21 @@ export const contract = <E>(name: string, makeLayer: MakeLexicalLayer<E>) => {
         assert.strictEqual(JSON.stringify(backward), JSON.stringify(forward))
       }))
 
+    it.effect("documentFrequencies - chunks holding each word's term, counted up to the cap; 0 for a word none holds", () =>
+      Effect.gen(function*() {
+        const chunks = [
+          ...Array.from({ length: 5 }, (_, i) => note(`n/common${i}.md#x`, "alpha common words")),
+          note("n/rare.md#x", "zebra deploying"),
+          note("n/titled.md#x", "plain", { title: "Deploys" })
+        ]
+        const counts = yield* Effect.gen(function*() {
+          const index = yield* LexicalIndex
+          return [yield* index.documentFrequencies(["alpha", "zebra", "deployed", "nowhere"], 100), yield* index.documentFrequencies(["alpha"], 3)]
+        }).pipe(Effect.provide(makeLayer([...FILLER, ...chunks], defaultColumnWeights)))
+        // `deployed` meets `deploying` and the title `Deploys` through their shared stem.
+        assert.deepStrictEqual(counts, [[5, 1, 2, 0], [3]])
+      }))
+
     it.effect("build - two chunks with one id fail with a typed error", () =>
       Effect.gen(function*() {
         const error = yield* Effect.flip(search([note("n/a.md#x", "alpha"), note("n/a.md#x", "beta")], "alpha", 10))

@@ -156,13 +156,13 @@ export const make = Effect.fnUntraced(function*(
   }
   const index = build(sorted, checked)
   const search = searcher(index)
-  const frequency = (term: string): number => {
-    const t = index.termIds.get(term)
-    return t === undefined ? 0 : index.start[t + 1]! - index.start[t]!
+  const frequency = (word: string, cap: number): number => {
+    const t = index.termIds.get(stem(word))
+    return t === undefined ? 0 : Math.min(cap, index.start[t + 1]! - index.start[t]!)
   }
   return LexicalIndex.of({
     search: (query, limit, filter) => Effect.sync(() => search(query, limit, filter)),
-    documentFrequencies: (terms) => Effect.sync(() => terms.map(frequency))
+    documentFrequencies: (words, cap) => Effect.sync(() => words.map((word) => frequency(word, cap)))
   })
 })
 

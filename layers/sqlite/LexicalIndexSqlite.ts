@@ -279,9 +279,11 @@ const search = (db: DatabaseSync, weights: ColumnWeights, strategy: "pruned" | "
     return hits.length < query.k ? undefined : hits.sort(byScoreThenId).slice(0, query.k)
   }
 
-  /** Rows holding each stem, from fts5vocab's row table: one index seek per term. */
-  const frequencies = (terms: ReadonlyArray<string>): Array<number> =>
-    terms.map((term) => Number((rowsHolding.get(term) as { doc: number } | undefined)?.doc ?? 0))
+  // Counting stops at the cap: FTS5 reads a doclist as it goes, so a common word costs no more
+  // than a rare one (fts5vocab's row table reads the whole doclist to count it).
+  const rowsUpTo = db.prepare("SELECT count(*) AS n FROM (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)")
+  const frequencies = (words: ReadonlyArray<string>, cap: number): Array<number> =>
+    words.map((word) => Number((rowsUpTo.get(expressionOf([{ surface: word, stem: word }]), Math.max(0, Math.floor(cap))) as { n: number }).n))
 
   const ranked = (text: string, limit: number, filter: RetrievalFilter): Array<LexicalHit> => {
     const k = Math.floor(limit)
@@ -338,7 +340,7 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
   const run = search(connection, checked, options.strategy ?? "pruned")
   return LexicalIndex.of({
     search: (query, limit, filter) => Effect.try({ try: () => run.ranked(query, limit, filter), catch: unavailable }),
-    documentFrequencies: (terms) => Effect.try({ try: () => run.frequencies(terms), catch: unavailable })
+    documentFrequencies: (words, cap) => Effect.try({ try: () => run.frequencies(words, cap), catch: unavailable })
   })
 })
 

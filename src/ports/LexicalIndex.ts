@@ -61,9 +61,10 @@ export class LexicalIndex extends Context.Service<LexicalIndex, {
    */
   search(query: string, limit: number, filter: RetrievalFilter): Effect.Effect<ReadonlyArray<LexicalHit>, LexicalIndexError>
   /**
-   * For each analysed term (a stem, as `Tokenizer.terms` gives it), how many chunks hold it, in the
-   * order given; 0 for a term no chunk holds. Cheap per term: a long question is reduced to its
-   * rarest terms by these counts before any leg runs.
+   * For each word (one folded surface, as `Tokenizer.surfaces` gives it), how many chunks hold its
+   * analysed term, in the order given, counted no further than `cap`: `min(held, cap)`, and 0 for a
+   * word no chunk holds. A long question is reduced to its rarest words by these counts before any
+   * leg runs; the cap keeps a common word's count as cheap as a rare one's.
    */
-  documentFrequencies(terms: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<number>, LexicalIndexError>
+  documentFrequencies(words: ReadonlyArray<string>, cap: number): Effect.Effect<ReadonlyArray<number>, LexicalIndexError>
 }>()("cairn/ports/LexicalIndex") {}

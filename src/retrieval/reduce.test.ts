@@ -4,6 +4,8 @@ import { stem } from "../index/Porter.ts"
 import { queryTerms } from "../index/Tokenizer.ts"
 import * as Reduce from "./reduce.ts"
 
+const NONE: ReadonlySet<string> = new Set()
+
 /** Distinct lower-case words that are their own only surface (letters only). */
 const word = fc.stringMatching(/^[a-z]{3,10}$/)
 
@@ -14,43 +16,58 @@ describe("reduce", () => {
     assert.isFalse(Reduce.withinBounds(Array.from({ length: Reduce.MAX_QUESTION_TERMS + 1 }, (_, i) => `w${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}x`).join(" ")))
   })
 
-  it("select - at most MAX_QUESTION_TERMS distinct terms are kept, the rarest by document frequency", () =>
+  it("select - at most MAX_QUESTION_TERMS distinct terms are kept, the rarest by document frequency, few of them common", () =>
     fc.assert(
-      fc.property(fc.uniqueArray(word, { minLength: 1, maxLength: 300, selector: stem }), fc.array(fc.nat(1_000), { minLength: 300, maxLength: 300 }), (words, counts) => {
-        const df = new Map(words.map((w, i) => [stem(w), counts[i]!] as const))
-        const reduction = Reduce.select(Reduce.read(words.join(" ")), (s) => df.get(s) ?? 0)
+      fc.property(fc.uniqueArray(word, { minLength: 1, maxLength: Reduce.MAX_LOOKUPS, selector: stem }), fc.array(fc.nat(2_000), { minLength: Reduce.MAX_LOOKUPS, maxLength: Reduce.MAX_LOOKUPS }), (words, counts) => {
+        // As a backend counts: no further than the cap.
+        const df = new Map(words.map((w, i) => [stem(w), Math.min(counts[i]!, Reduce.FREQUENCY_CAP)] as const))
+        const reading = Reduce.read(words.join(" "), NONE)
+        const reduction = Reduce.select(reading, reading.units.map((unit) => df.get(stem(unit.surface))!))
         const kept = new Set(queryTerms(reduction.text))
         // The bound holds for the text every stage analyses again, not only for the count reported.
         assert.isAtMost(kept.size, Reduce.MAX_QUESTION_TERMS)
-        assert.strictEqual(kept.size, Math.min(words.length, Reduce.MAX_QUESTION_TERMS))
         assert.strictEqual(reduction.keptTerms, kept.size)
+        const isCommon = (s: string) => df.get(s)! >= Reduce.FREQUENCY_CAP
+        const keptCommon = [...kept].filter(isCommon).length
+        assert.isAtMost(keptCommon, Reduce.MAX_COMMON_TERMS)
         const rarity = (s: string) => (df.get(s)! > 0 ? df.get(s)! : Number.POSITIVE_INFINITY)
         const worstKept = Math.max(...[...kept].map(rarity))
         for (const w of words) {
-          if (!kept.has(stem(w))) assert.isAtLeast(rarity(stem(w)), worstKept, `${w} was dropped for a commoner term`)
+          const s = stem(w)
+          if (kept.has(s)) continue
+          if (isCommon(s)) assert.isTrue(keptCommon === Reduce.MAX_COMMON_TERMS || kept.size === Reduce.MAX_QUESTION_TERMS, `${w} was dropped with room left`)
+          else assert.isAtLeast(rarity(s), worstKept, `${w} was dropped for a commoner term`)
+          if (!isCommon(s)) assert.strictEqual(kept.size, Reduce.MAX_QUESTION_TERMS, `${w} was dropped with room left`)
         }
         // Kept words stay in question order.
-        const order = words.filter((w) => kept.has(stem(w)))
-        assert.strictEqual(reduction.text, order.join(" "))
+        assert.strictEqual(reduction.text, words.filter((w) => kept.has(stem(w))).join(" "))
       }),
-      { seed: 20, numRuns: 200 }
+      { seed: 20, numRuns: 300 }
     ))
 
   it("read - only the first MAX_READ_CHARS characters are analysed, and no word over MAX_TERM_CHARS is kept", () => {
-    const reading = Reduce.read(`${"x".repeat(Reduce.MAX_TERM_CHARS + 1)} kept ${"filler ".repeat(3_000)} beyond`)
+    const reading = Reduce.read(`${"x".repeat(Reduce.MAX_TERM_CHARS + 1)} kept ${"filler ".repeat(3_000)} beyond`, NONE)
     // Cut at the last word boundary before the limit: half a word is no term.
     assert.isAtMost(reading.readChars, Reduce.MAX_READ_CHARS)
     assert.isAbove(reading.readChars, Reduce.MAX_READ_CHARS - 8)
     assert.deepStrictEqual(reading.units.map((u) => u.surface), ["kept", "filler"])
     // One unbroken word is cut where the limit falls, never inside a surrogate pair.
-    const cut = Reduce.read(`${"a".repeat(Reduce.MAX_READ_CHARS - 1)}😀tail`)
+    const cut = Reduce.read(`${"a".repeat(Reduce.MAX_READ_CHARS - 1)}😀tail`, NONE)
     assert.strictEqual(cut.readChars, Reduce.MAX_READ_CHARS - 1)
   })
 
   it("select - a word giving several terms (utf8: utf8, utf, 8) costs all of them", () => {
     const words = ["utf8", ...Array.from({ length: 40 }, (_, i) => `word${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}`)]
-    const reduction = Reduce.select(Reduce.read(words.join(" ")), (s) => (s === "utf8" ? 1 : 5))
+    const reading = Reduce.read(words.join(" "), NONE)
+    const reduction = Reduce.select(reading, reading.units.map((unit) => (unit.surface === "utf8" ? 1 : 5)))
     assert.isAtMost(new Set(queryTerms(reduction.text)).size, Reduce.MAX_QUESTION_TERMS)
     assert.isTrue(reduction.text.startsWith("utf8 "))
+  })
+
+  it("read - only the first MAX_LOOKUPS distinct words that are not stopwords are looked up", () => {
+    const many = Array.from({ length: 2 * Reduce.MAX_LOOKUPS }, (_, i) => `w${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}`)
+    const reading = Reduce.read(["the", ...many].join(" "), new Set([stem("the")]))
+    assert.deepStrictEqual(reading.units.map((u) => u.surface), many.slice(0, Reduce.MAX_LOOKUPS))
+    assert.strictEqual(reading.distinctTerms, many.length + 1)
   })
 })

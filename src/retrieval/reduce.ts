@@ -2,7 +2,8 @@
  * Question reduction: what bounds a question's cost by design rather than by luck. A question
  * longer than `MAX_QUESTION_CHARS`, or naming more than `MAX_QUESTION_TERMS` distinct analysed
  * terms, is replaced before any leg runs by at most `MAX_QUESTION_TERMS` of its terms: the rarest
- * in the index, so the words that tell passages apart are the ones kept. Every leg and every later
+ * in the index of the first `MAX_LOOKUPS` it names (stopwords aside), so the words that tell
+ * passages apart are the ones kept, and looking them up costs a bounded number of index reads. Every leg and every later
  * stage (dense embedding, title/path, rerank, conflicts, gaps) reads the reduced text, so none can
  * cost more than a short question. Only the first `MAX_READ_CHARS` characters are analysed at all.
  * A question within both bounds passes unchanged, byte for byte.
@@ -20,6 +21,19 @@ export const MAX_QUESTION_CHARS = 2_048
 export const MAX_READ_CHARS = 16_384
 /** Longest word a reduced question keeps: a longer one is a blob, not a term anyone searches for. */
 export const MAX_TERM_CHARS = 128
+/**
+ * Distinct words whose document frequency is looked up, in question order. Each lookup is an index
+ * read (one FTS5 query on the embedded index), so this, not the question, bounds the reduction's cost.
+ */
+export const MAX_LOOKUPS = 128
+/** Document frequencies are counted no further: a word held by this many chunks is common. */
+export const FREQUENCY_CAP = 1_024
+/**
+ * Most common words a reduced question keeps. What a leg costs grows with its common terms' postings
+ * (a rare term's are short), and a person's question names a handful; the rest of the kept terms
+ * are rarer.
+ */
+export const MAX_COMMON_TERMS = 8
 
 /** One distinct surface of the question and the distinct stems it gives when analysed alone. */
 export interface Unit {
@@ -27,14 +41,15 @@ export interface Unit {
   readonly stems: ReadonlyArray<string>
 }
 
-/** What the reduction reads of a question: its distinct surfaces in first-appearance order. */
+/**
+ * What the reduction reads of a question: its first `MAX_LOOKUPS` distinct surfaces that are
+ * neither stopwords nor longer than `MAX_TERM_CHARS`, in first-appearance order.
+ */
 export interface Reading {
   readonly totalChars: number
   readonly readChars: number
   readonly units: ReadonlyArray<Unit>
-  /** Distinct stems of the units, in first-appearance order: the terms whose frequencies decide. */
-  readonly stems: ReadonlyArray<string>
-  /** Distinct stems of the part read, long words included. */
+  /** Distinct stems of the part read, stopwords and long words included. */
   readonly distinctTerms: number
 }
 
@@ -68,49 +83,51 @@ const readPart = (text: string): string => {
   return part
 }
 
-/** Reads a question that is not within bounds. Linear in `MAX_READ_CHARS`, whatever the question's length. */
-export const read = (text: string): Reading => {
+/**
+ * Reads a question that is not within bounds. Linear in `MAX_READ_CHARS`, whatever the question's
+ * length. `stopwords` are analysed terms (stems), as `titlePath.analysedStopwords` gives them.
+ */
+export const read = (text: string, stopwords: ReadonlySet<string>): Reading => {
   const part = readPart(text)
   const units: Array<Unit> = []
-  const seenSurfaces = new Set<string>()
-  const seenStems = new Set<string>()
-  const stems: Array<string> = []
+  // One unit per term: `deploy` and `deployed` are one term, looked up once.
   const all = new Set<string>()
   for (const surface of surfaces(part)) {
-    if (seenSurfaces.has(surface)) continue
-    seenSurfaces.add(surface)
-    all.add(stem(surface))
-    if (surface.length > MAX_TERM_CHARS) continue
+    const term = stem(surface)
+    if (all.has(term)) continue
+    all.add(term)
+    if (units.length >= MAX_LOOKUPS || surface.length > MAX_TERM_CHARS || stopwords.has(term)) continue
     // Analysed alone, a surface may give more than itself (`utf8` also gives `utf` and `8`): the
     // reduced text is analysed again by every stage, so each unit costs all the stems it gives.
-    const own = [...new Set(queryTerms(surface))]
-    units.push({ surface, stems: own })
-    for (const s of own) {
-      if (seenStems.has(s)) continue
-      seenStems.add(s)
-      stems.push(s)
-    }
+    units.push({ surface, stems: [...new Set(queryTerms(surface))] })
   }
-  return { totalChars: text.length, readChars: part.length, units, stems, distinctTerms: all.size }
+  return { totalChars: text.length, readChars: part.length, units, distinctTerms: all.size }
 }
 
 /**
- * Keeps units, rarest first, while their stems number at most `MAX_QUESTION_TERMS`. A unit's rarity
- * is its own stem's document frequency; a term the index does not hold comes after every term it
- * does (it can match nothing, though the gap detector may still name it); ties go to the earlier
- * unit. The kept units are joined in question order.
+ * Keeps units, rarest first, while their stems number at most `MAX_QUESTION_TERMS` and at most
+ * `MAX_COMMON_TERMS` of them are common (held by `FREQUENCY_CAP` chunks or more). A unit's rarity
+ * is its document frequency (`frequencies[i]` for `units[i]`, counted up to `FREQUENCY_CAP`); a
+ * word the index does not hold comes after every word it does (it can match nothing, though the
+ * gap detector may still name it); ties go to the earlier unit. The kept units are joined in
+ * question order.
  */
-export const select = (reading: Reading, frequency: (stem: string) => number): Reduction => {
+export const select = (reading: Reading, frequencies: ReadonlyArray<number>): Reduction => {
   const rank = reading.units.map((unit, order) => {
-    const df = frequency(stem(unit.surface))
+    const df = frequencies[order] ?? 0
     return { unit, order, key: df > 0 ? df : Number.POSITIVE_INFINITY }
   })
   rank.sort((a, b) => a.key - b.key || a.order - b.order)
   const kept = new Set<string>()
   const chosen: Array<{ readonly unit: Unit; readonly order: number }> = []
+  let common = 0
   for (const entry of rank) {
     const added = entry.unit.stems.filter((s) => !kept.has(s))
     if (kept.size + added.length > MAX_QUESTION_TERMS) continue
+    if (entry.key >= FREQUENCY_CAP && entry.key !== Number.POSITIVE_INFINITY) {
+      if (common === MAX_COMMON_TERMS) continue
+      common++
+    }
     for (const s of added) kept.add(s)
     chosen.push(entry)
     if (kept.size === MAX_QUESTION_TERMS) break
@@ -137,13 +154,17 @@ export const unchanged = (text: string): Reduction => ({
 })
 
 const count = (n: number): string => n.toLocaleString("en-US")
+const terms = (n: number): string => `${count(n)} distinct term${n === 1 ? "" : "s"}`
 
 /** One sentence saying what was cut, for the pack's `query_reduced` gap. */
 export const describe = (reduction: Reduction): string => {
   const read = reduction.readChars < reduction.totalChars
-    ? `only its first ${count(reduction.readChars)} of ${count(reduction.totalChars)} characters were read, and `
+    ? ` Only its first ${count(reduction.readChars)} of ${count(reduction.totalChars)} characters were read.`
     : ""
-  return `The question was reduced before retrieval: ${read}of its ${count(reduction.distinctTerms)} distinct terms ` +
-    `the ${count(reduction.keptTerms)} rarest in the index were kept (at most ${MAX_QUESTION_TERMS}; words over ` +
-    `${MAX_TERM_CHARS} characters are not looked up). Ask a shorter question to search for the rest.`
+  const kept = reduction.keptTerms === 0
+    ? `none of its ${terms(reduction.distinctTerms)} could be looked up`
+    : `of its ${terms(reduction.distinctTerms)}, the ${count(reduction.keptTerms)} rarest in the index were kept`
+  return `The question was reduced before retrieval: ${kept} (at most ${MAX_QUESTION_TERMS}, ${MAX_COMMON_TERMS} of them ` +
+    `common, from the first ${MAX_LOOKUPS} looked up; stopwords and words over ${MAX_TERM_CHARS} characters are not).${read} ` +
+    "Ask a shorter question to search for the rest."
 }
