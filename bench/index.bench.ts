@@ -18,14 +18,11 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { performance } from "node:perf_hooks"
 import { Effect, Layer, ManagedRuntime } from "effect"
-import type { Chunk, ChunkId } from "../src/domain/Chunk.ts"
 import * as Embedded from "../layers/Embedded.ts"
-import * as Database from "../layers/sqlite/Database.ts"
-import * as IndexWriterLayer from "../layers/sqlite/IndexWriter.ts"
-import { IndexWriter } from "../layers/sqlite/IndexWriter.ts"
 import * as IndexMemory from "../pipelines/indexMemory.ts"
 import { indexLayer, indexRepository, saveIndexMemory } from "../pipelines/indexRepository.ts"
 import { recall } from "../pipelines/recall.ts"
+import { syntheticChunks, writeSyntheticIndex } from "./syntheticIndex.ts"
 
 const repository = join(import.meta.dirname, "..")
 const node = process.execPath
@@ -129,44 +126,12 @@ const repositoryScenario = (name: string, root: string, edit: string) => {
   }
 }
 
-/** A 6,000-word vocabulary drawn Zipf-fashion, as bench:recall does: a few words common, most rare. */
-const SYLLABLES = ["ka", "lo", "mi", "ne", "ru", "sa", "to", "vi", "de", "po", "gra", "ben", "tor", "lin", "qua", "zer"]
-const vocabulary = (() => {
-  let s = 11
-  const next = (n: number) => (s = (s * 16807) % 2147483647) % n
-  const words = new Set<string>()
-  while (words.size < 6_000) words.add(Array.from({ length: 2 + next(3) }, () => SYLLABLES[next(SYLLABLES.length)]).join(""))
-  return [...words]
-})()
-
 /** 100,000 chunks written straight through the writer (no vectors), to measure serving at scale. */
 const largeScenario = async () => {
   const root = mkdtempSync(join(tmpdir(), "cairn-large-"))
-  let seed = 7
-  const uniform = () => (seed = (seed * 16807) % 2147483647) / 2147483647
-  const zipf = () => vocabulary[Math.min(vocabulary.length - 1, Math.floor(Math.exp(uniform() * Math.log(vocabulary.length + 1)) - 1))]!
-  const chunks: Array<Chunk> = []
-  for (let i = 0; i < 100_000; i++) {
-    const note = `docs/area-${i % 50}/note-${Math.floor(i / 5)}.md`
-    const text = `Note ${Math.floor(i / 5)} > part ${i % 5}\n${Array.from({ length: 60 }, zipf).join(" ")}.`
-    chunks.push({
-      id: `${note}#b${i % 5}` as ChunkId, noteId: note, path: note, title: `Note ${Math.floor(i / 5)}`, headingPath: [`part ${i % 5}`], text, tags: [],
-      noteType: "note", lineStart: 1 + (i % 5) * 10, lineEnd: 9 + (i % 5) * 10, blockId: `b${i % 5}`, contentSha: `${i}`.padStart(64, "0"),
-      provenance: { authorKind: "human", author: null, createdAt: null, state: "unverified" }, status: "current", updated: null, isLinkList: false, symbols: []
-    })
-  }
-  const notes = [...new Set(chunks.map((c) => c.noteId))]
+  const chunks = syntheticChunks(100_000)
   const build = performance.now()
-  await run(Effect.gen(function*() {
-    const writer = yield* IndexWriter
-    yield* writer.write({
-      replaceAll: true,
-      chunks,
-      notes: notes.map((id) => ({ id, contentHash: id })),
-      relations: { from: notes, edges: notes.slice(1).map((id, i) => ({ from: id, to: notes[i]!, verb: "links-to" })) },
-      manifest: { snapshotHash: "synthetic", builtAt: new Date().toISOString() }
-    })
-  }).pipe(Effect.provide(IndexWriterLayer.layer.pipe(Layer.provideMerge(Database.layer({ path: Database.defaultPath(root) }))))))
+  await writeSyntheticIndex(root, chunks)
   const buildSeconds = (performance.now() - build) / 1000
   const buildPeakMiB = Number(mib(process.resourceUsage().maxRSS * 1024))
   // Serving is measured in a process of its own, so the build's memory is not counted against it.
