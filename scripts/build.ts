@@ -67,7 +67,8 @@ const result = await esbuild.build({
   banner: { js: "import { createRequire as __cairnRequire } from \"node:module\"; const require = __cairnRequire(import.meta.url);" }
 })
 const listing = createRequire(import.meta.url)(Cl100kRanks.LISTING) as Cl100kRanks.CompressedRanks
-writeFileSync(join(outdir, Cl100kTable.FILE_NAME), Cl100kTable.write(Cl100kRanks.decodeArrays(listing), Cl100kRanks.listingBytes()))
+const decoded = Cl100kRanks.decodeArrays(listing)
+writeFileSync(join(outdir, Cl100kTable.FILE_NAME), Cl100kTable.write(decoded, Cl100kRanks.slotsOf(decoded), Cl100kRanks.listingBytes()))
 // What each bundled module imports, for a look at what a command loads (CAIRN_BUNDLE_META=file).
 if (process.env.CAIRN_BUNDLE_META !== undefined) writeFileSync(process.env.CAIRN_BUNDLE_META, JSON.stringify(result.metafile))
 const bytes = Object.values(result.metafile.outputs).reduce((sum, output) => sum + output.bytes, 0)

@@ -27,6 +27,11 @@ export interface RankArrays {
   /** Token `i` is spelt by `spelling[tokenStart[i], tokenStart[i + 1])`; one more entry than tokens. */
   readonly tokenStart: Int32Array
   readonly tokenRank: Int32Array
+  /**
+   * The open-addressing table over the spellings (`slotsOf`): each slot a token's index plus one,
+   * zero empty. The prebuilt table carries it, so a one-shot command does not hash 100,000 tokens.
+   */
+  readonly slots?: Int32Array
 }
 
 /** The listing js-tiktoken ships; its file's size is what a prebuilt table records of its source. */
@@ -97,18 +102,25 @@ export const decodeArrays = (ranks: CompressedRanks): RankArrays => {
 }
 
 /** The lookup over `arrays`. */
-export const tableOf = ({ spelling, tokenRank, tokenStart }: RankArrays): RankTable => {
+/** The hash slots over `arrays`' spellings: a power of two at least twice the tokens, linear probing. */
+export const slotsOf = ({ spelling, tokenRank, tokenStart }: RankArrays): Int32Array => {
   const tokens = tokenRank.length
-  let slots = 1
-  while (slots < tokens * 2) slots *= 2
-  const mask = slots - 1
-  // Each slot holds a token's index plus one; zero is empty.
-  const table = new Int32Array(slots)
+  let size = 1
+  while (size < tokens * 2) size *= 2
+  const mask = size - 1
+  const slots = new Int32Array(size)
   for (let token = 0; token < tokens; token++) {
     let slot = hashOf(spelling, tokenStart[token]!, tokenStart[token + 1]!) & mask
-    while (table[slot] !== 0) slot = (slot + 1) & mask
-    table[slot] = token + 1
+    while (slots[slot] !== 0) slot = (slot + 1) & mask
+    slots[slot] = token + 1
   }
+  return slots
+}
+
+export const tableOf = (arrays: RankArrays): RankTable => {
+  const { spelling, tokenRank, tokenStart } = arrays
+  const table = arrays.slots ?? slotsOf(arrays)
+  const mask = table.length - 1
 
   const spells = (token: number, bytes: Uint8Array, start: number, end: number): boolean => {
     const from = tokenStart[token]!

@@ -12,7 +12,7 @@ import { pieceTokensIn } from "./TokenCounterBpe.ts"
 
 const arrays = Cl100kRanks.decodeArrays(cl100k)
 const listingBytes = Cl100kRanks.listingBytes()
-const written = Cl100kTable.write(arrays, listingBytes)
+const written = Cl100kTable.write(arrays, Cl100kRanks.slotsOf(arrays), listingBytes)
 
 /** A fresh guarded counter over `table`: its own memo, so no count is carried over from the other table. */
 const counterOver = (table: Cl100kRanks.RankTable) => bounded((piece) => pieceTokensIn(table, piece))
@@ -35,6 +35,7 @@ describe("the prebuilt cl100k table", () => {
     assert.deepStrictEqual(read!.tokenRank, arrays.tokenRank)
     assert.deepStrictEqual(read!.tokenStart, arrays.tokenStart)
     assert.deepStrictEqual(read!.spelling, arrays.spelling)
+    assert.deepStrictEqual(read!.slots, Cl100kRanks.slotsOf(arrays))
     // A buffer that does not start on a 4-byte boundary is read too.
     const shifted = new Uint8Array(written.length + 1).subarray(1)
     shifted.set(written)
@@ -49,6 +50,8 @@ describe("the prebuilt cl100k table", () => {
     }
     assert.isUndefined(Cl100kTable.read(flipped(written.length - 1), listingBytes), "a spelling byte")
     assert.isUndefined(Cl100kTable.read(flipped(40), listingBytes), "a rank")
+    assert.isUndefined(Cl100kTable.read(flipped(32 + arrays.tokenRank.length * 4 + 8), listingBytes), "a slot")
+    assert.isUndefined(Cl100kTable.read(flipped(24), listingBytes), "the slot count")
     assert.isUndefined(Cl100kTable.read(flipped(0), listingBytes), "the magic")
     assert.isUndefined(Cl100kTable.read(flipped(4), listingBytes), "the version")
     assert.isUndefined(Cl100kTable.read(written.subarray(0, written.length - 1), listingBytes), "cut short")

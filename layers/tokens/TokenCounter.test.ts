@@ -24,7 +24,7 @@ describe("TokenCounter layers", () => {
     for (const text of SAMPLES.filter((sample) => !/[\ufeff\u0085]/.test(sample))) {
       assert.strictEqual(Wasm.counter.count(text), Js.counter.count(text), JSON.stringify(text))
     }
-  })
+  }, 60_000) // loading js-tiktoken's listing and the WASM encoder takes seconds on a loaded machine
 
   it("the TypeScript counter counts as the WASM encoder, exactly and behind the guard", () => {
     for (const text of SAMPLES) {
