@@ -1,0 +1,80 @@
+/**
+ * bench:dense — heading-dense Markdown (issue 20, finding 7): 100,000 one-line headings (889 KB)
+ * and 50,000 short sections (1.8 MB). Each measurement runs in a process of its own with a 1 MB
+ * semi-space, so the peak is that step's: discovery's analyzer alone, the chunker alone, and a
+ * whole index of a repository holding the file, against the same index without it. Peak heap is
+ * the largest heap in use before any garbage collection (v8.GCProfiler); RSS is the process's peak.
+ * The 1.8 MB file is over discovery's bound of 1 MiB a file, so its index step measures the skip.
+ *
+ *   npm run bench:dense
+ */
+import { NodeServices } from "@effect/platform-node"
+import { spawnSync } from "node:child_process"
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import v8 from "node:v8"
+import { Effect } from "effect"
+import { MarkdownAnalyzer } from "../src/discovery/MarkdownAnalyzer.ts"
+import { defaults } from "../src/index/chunk/ChunkOptions.ts"
+import { chunkMarkdown } from "../src/index/chunk/MarkdownChunker.ts"
+import { indexLayer, indexRepository } from "../pipelines/indexRepository.ts"
+
+const INPUTS: Record<string, () => string> = {
+  none: () => "",
+  headings: () => Array.from({ length: 100_000 }, (_, i) => `# h${i}`).join("\n") + "\n",
+  sections: () => Array.from({ length: 50_000 }, (_, i) => `## Section ${i}\n\nShort body ${i}.\n`).join("\n")
+}
+
+/** Peak heap in use while `work` runs, above the heap before it, and its time. */
+const measure = async (work: () => Promise<unknown> | unknown) => {
+  const profiler = new v8.GCProfiler()
+  const before = v8.getHeapStatistics().used_heap_size
+  profiler.start()
+  const started = performance.now()
+  await work()
+  const millis = performance.now() - started
+  let peak = v8.getHeapStatistics().used_heap_size
+  for (const gc of profiler.stop().statistics) peak = Math.max(peak, gc.beforeGC.heapStatistics.usedHeapSize)
+  return { heap: peak - before, millis, rss: process.resourceUsage().maxRSS * 1024 }
+}
+
+const child = async (input: string, step: string) => {
+  const text = INPUTS[input]!()
+  const root = mkdtempSync(join(tmpdir(), "cairn-dense-"))
+  try {
+    mkdirSync(join(root, "docs"))
+    writeFileSync(join(root, "README.md"), "# Readme\n\nA repository with one dense file.\n")
+    if (text !== "") writeFileSync(join(root, "docs", "dense.md"), text)
+    const run = step === "analyze"
+      ? () => MarkdownAnalyzer.analyze("docs/dense.md", text)
+      : step === "chunk"
+      ? () => chunkMarkdown("docs/dense.md", text, {}, { ...defaults, count: (s: string) => Buffer.byteLength(s) })
+      : () => Effect.runPromise(indexRepository({ root, now: 0 }).pipe(Effect.provide(indexLayer(root)), Effect.provide(NodeServices.layer)))
+    process.stdout.write(`${JSON.stringify({ bytes: Buffer.byteLength(text), ...(await measure(run)) })}\n`)
+  } finally {
+    rmSync(root, { recursive: true, force: true })
+  }
+}
+
+const spawnStep = (input: string, step: string) => {
+  const done = spawnSync(process.execPath, ["--max-semi-space-size=1", import.meta.filename, "--child", input, step], { encoding: "utf8" })
+  if (done.status !== 0) throw new Error(`${input} ${step} failed:\n${done.stderr.slice(-2000)}`)
+  return JSON.parse(done.stdout.trim().split("\n").at(-1)!) as { bytes: number; heap: number; millis: number; rss: number }
+}
+
+const mb = (bytes: number) => (bytes / 1e6).toFixed(1)
+
+if (process.argv[2] === "--child") await child(process.argv[3]!, process.argv[4]!)
+else {
+  const baseline = spawnStep("none", "index")
+  console.log(`index without the file: ${baseline.millis.toFixed(0)} ms, peak heap ${mb(baseline.heap)} MB, peak RSS ${mb(baseline.rss)} MB`)
+  for (const input of ["headings", "sections"]) {
+    for (const step of ["analyze", "chunk", "index"]) {
+      const got = spawnStep(input, step)
+      const heap = step === "index" ? got.heap - baseline.heap : got.heap
+      const rss = step === "index" ? `, peak RSS +${mb(got.rss - baseline.rss)} MB (${((got.rss - baseline.rss) / got.bytes).toFixed(1)}x)` : ""
+      console.log(`${input} (${mb(got.bytes)} MB) ${step.padEnd(7)} ${String(got.millis.toFixed(0)).padStart(6)} ms, peak heap ${step === "index" ? "+" : ""}${mb(heap)} MB = ${(heap / got.bytes).toFixed(1)}x its bytes${rss}`)
+    }
+  }
+}
