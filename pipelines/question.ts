@@ -22,7 +22,7 @@ export const reduceQuestion = Effect.fn("reduceQuestion")(function*(
   if (Reduce.withinBounds(text)) return { reduction: Reduce.unchanged(text), gap: undefined }
   const lexical = yield* LexicalIndex
   const reading = Reduce.read(text, stopwords)
-  const frequencies = yield* lexical.documentFrequencies(reading.units.map((unit) => unit.surface), Reduce.FREQUENCY_CAP).pipe(
+  const frequencies = yield* lexical.documentFrequencies(reading.lookups, Reduce.FREQUENCY_CAP).pipe(
     Effect.catch(() => Effect.succeed<ReadonlyArray<number>>([]))
   )
   const reduction = Reduce.select(reading, frequencies)

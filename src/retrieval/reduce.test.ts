@@ -22,7 +22,7 @@ describe("reduce", () => {
         // As a backend counts: no further than the cap.
         const df = new Map(words.map((w, i) => [stem(w), Math.min(counts[i]!, Reduce.FREQUENCY_CAP)] as const))
         const reading = Reduce.read(words.join(" "), NONE)
-        const reduction = Reduce.select(reading, reading.units.map((unit) => df.get(stem(unit.surface))!))
+        const reduction = Reduce.select(reading, reading.lookups.map((w) => df.get(stem(w))!))
         const kept = new Set(queryTerms(reduction.text))
         // The bound holds for the text every stage analyses again, not only for the count reported.
         assert.isAtMost(kept.size, Reduce.MAX_QUESTION_TERMS)
@@ -59,7 +59,7 @@ describe("reduce", () => {
   it("select - a word giving several terms (utf8: utf8, utf, 8) costs all of them", () => {
     const words = ["utf8", ...Array.from({ length: 40 }, (_, i) => `word${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}`)]
     const reading = Reduce.read(words.join(" "), NONE)
-    const reduction = Reduce.select(reading, reading.units.map((unit) => (unit.surface === "utf8" ? 1 : 5)))
+    const reduction = Reduce.select(reading, reading.lookups.map((w) => (w === "utf8" ? 1 : 5)))
     assert.isAtMost(new Set(queryTerms(reduction.text)).size, Reduce.MAX_QUESTION_TERMS)
     assert.isTrue(reduction.text.startsWith("utf8 "))
   })
@@ -69,5 +69,16 @@ describe("reduce", () => {
     const reading = Reduce.read(["the", ...many].join(" "), new Set([stem("the")]))
     assert.deepStrictEqual(reading.units.map((u) => u.surface), many.slice(0, Reduce.MAX_LOOKUPS))
     assert.strictEqual(reading.distinctTerms, many.length + 1)
+  })
+
+  it("select - a rare identifier whose parts are common brings no more than MAX_COMMON_TERMS common terms", () => {
+    // `compute12x3` gives compute, 12, x and 3, each in most chunks; the identifiers are rare.
+    const ids = Array.from({ length: 20 }, (_, i) => `compute${i + 10}x${i % 10}`)
+    const reading = Reduce.read(ids.join(" "), NONE)
+    const reduction = Reduce.select(reading, reading.lookups.map((w) => (w.startsWith("compute") && w !== "compute" ? 1 : Reduce.FREQUENCY_CAP)))
+    const kept = queryTerms(reduction.text)
+    const rare = new Set(ids.map(stem))
+    assert.isAtMost(kept.filter((t) => !rare.has(t)).length, Reduce.MAX_COMMON_TERMS)
+    assert.isAbove(kept.filter((t) => rare.has(t)).length, 0)
   })
 })

@@ -35,20 +35,28 @@ export const FREQUENCY_CAP = 1_024
  */
 export const MAX_COMMON_TERMS = 8
 
-/** One distinct surface of the question and the distinct stems it gives when analysed alone. */
+/**
+ * One distinct term of the question, written as its first surface, and what that surface gives
+ * when analysed alone: `utf8` also gives `utf` and `8`. The reduced text is analysed again by every
+ * stage, so a unit costs every stem it gives, and each is looked up.
+ */
 export interface Unit {
   readonly surface: string
+  /** Distinct stems, the unit's own first; `words[i]` is a surface giving `stems[i]`. */
   readonly stems: ReadonlyArray<string>
+  readonly words: ReadonlyArray<string>
 }
 
 /**
- * What the reduction reads of a question: its first `MAX_LOOKUPS` distinct surfaces that are
- * neither stopwords nor longer than `MAX_TERM_CHARS`, in first-appearance order.
+ * What the reduction reads of a question: its distinct terms that are neither stopwords nor longer
+ * than `MAX_TERM_CHARS`, in first-appearance order, while their words number at most `MAX_LOOKUPS`.
  */
 export interface Reading {
   readonly totalChars: number
   readonly readChars: number
   readonly units: ReadonlyArray<Unit>
+  /** The distinct words of the units, at most `MAX_LOOKUPS`: what is looked up in the index. */
+  readonly lookups: ReadonlyArray<string>
   /** Distinct stems of the part read, stopwords and long words included. */
   readonly distinctTerms: number
 }
@@ -92,29 +100,49 @@ export const read = (text: string, stopwords: ReadonlySet<string>): Reading => {
   const units: Array<Unit> = []
   // One unit per term: `deploy` and `deployed` are one term, looked up once.
   const all = new Set<string>()
+  const lookups: Array<string> = []
+  const looked = new Set<string>()
+  let full = false
   for (const surface of surfaces(part)) {
     const term = stem(surface)
     if (all.has(term)) continue
     all.add(term)
-    if (units.length >= MAX_LOOKUPS || surface.length > MAX_TERM_CHARS || stopwords.has(term)) continue
-    // Analysed alone, a surface may give more than itself (`utf8` also gives `utf` and `8`): the
-    // reduced text is analysed again by every stage, so each unit costs all the stems it gives.
-    units.push({ surface, stems: [...new Set(queryTerms(surface))] })
+    if (full || surface.length > MAX_TERM_CHARS || stopwords.has(term)) continue
+    const stems: Array<string> = []
+    const words: Array<string> = []
+    for (const word of surfaces(surface)) {
+      const s = stem(word)
+      if (stems.includes(s)) continue
+      stems.push(s)
+      words.push(word)
+    }
+    const fresh = words.filter((word) => !looked.has(word))
+    if (lookups.length + fresh.length > MAX_LOOKUPS) {
+      full = true
+      continue
+    }
+    for (const word of fresh) {
+      looked.add(word)
+      lookups.push(word)
+    }
+    units.push({ surface, stems, words })
   }
-  return { totalChars: text.length, readChars: part.length, units, distinctTerms: all.size }
+  return { totalChars: text.length, readChars: part.length, units, lookups, distinctTerms: all.size }
 }
 
 /**
  * Keeps units, rarest first, while their stems number at most `MAX_QUESTION_TERMS` and at most
- * `MAX_COMMON_TERMS` of them are common (held by `FREQUENCY_CAP` chunks or more). A unit's rarity
- * is its document frequency (`frequencies[i]` for `units[i]`, counted up to `FREQUENCY_CAP`); a
- * word the index does not hold comes after every word it does (it can match nothing, though the
- * gap detector may still name it); ties go to the earlier unit. The kept units are joined in
- * question order.
+ * `MAX_COMMON_TERMS` of them are common (held by `FREQUENCY_CAP` chunks or more). `frequencies[i]`
+ * is the document frequency of `lookups[i]`, counted up to `FREQUENCY_CAP`. A unit's rarity is its
+ * own word's; a word the index does not hold comes after every word it does (it can match nothing,
+ * though the gap detector may still name it); ties go to the earlier unit. The kept units are joined
+ * in question order.
  */
 export const select = (reading: Reading, frequencies: ReadonlyArray<number>): Reduction => {
+  const held = new Map(reading.lookups.map((word, i) => [word, frequencies[i] ?? 0] as const))
+  const dfOf = (word: string): number => held.get(word) ?? 0
   const rank = reading.units.map((unit, order) => {
-    const df = frequencies[order] ?? 0
+    const df = dfOf(unit.surface)
     return { unit, order, key: df > 0 ? df : Number.POSITIVE_INFINITY }
   })
   rank.sort((a, b) => a.key - b.key || a.order - b.order)
@@ -122,13 +150,12 @@ export const select = (reading: Reading, frequencies: ReadonlyArray<number>): Re
   const chosen: Array<{ readonly unit: Unit; readonly order: number }> = []
   let common = 0
   for (const entry of rank) {
-    const added = entry.unit.stems.filter((s) => !kept.has(s))
+    const added = entry.unit.stems.flatMap((s, i) => (kept.has(s) ? [] : [i]))
     if (kept.size + added.length > MAX_QUESTION_TERMS) continue
-    if (entry.key >= FREQUENCY_CAP && entry.key !== Number.POSITIVE_INFINITY) {
-      if (common === MAX_COMMON_TERMS) continue
-      common++
-    }
-    for (const s of added) kept.add(s)
+    const addedCommon = added.filter((i) => dfOf(entry.unit.words[i]!) >= FREQUENCY_CAP).length
+    if (common + addedCommon > MAX_COMMON_TERMS) continue
+    common += addedCommon
+    for (const i of added) kept.add(entry.unit.stems[i]!)
     chosen.push(entry)
     if (kept.size === MAX_QUESTION_TERMS) break
   }
