@@ -177,7 +177,7 @@ describe("Database", () => {
       writer.connection.exec("ROLLBACK")
       // Neither reader waited on the lock: well under the 5 s busy timeout, process start included.
       assert.isBelow(elapsed, 5_000)
-    }))
+    }), 60_000)
 })
 
 /** Runs testing/readIndex.ts in its own process. */
