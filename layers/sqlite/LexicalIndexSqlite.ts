@@ -13,7 +13,7 @@ import { surfaces } from "../../src/index/Tokenizer.ts"
 import type { ColumnWeights, LexicalHit } from "../../src/ports/LexicalIndex.ts"
 import { ColumnWeights as ColumnWeightsSchema, LexicalIndex, LexicalIndexError } from "../../src/ports/LexicalIndex.ts"
 import type { RetrievalFilter } from "../../src/ports/RetrievalFilter.ts"
-import { compile } from "../../src/ports/RetrievalFilter.ts"
+import { compile, type FilterSubject } from "../../src/ports/RetrievalFilter.ts"
 import { RetrievalConfig } from "../../src/RetrievalConfig.ts"
 import { Database } from "./Database.ts"
 import type { Clause } from "./FilterSql.ts"
@@ -21,7 +21,7 @@ import { chunkClause } from "./FilterSql.ts"
 import { feed } from "./FtsFeed.ts"
 import type { Totals } from "./Fts5Stats.ts"
 import { idf, K1, rowLengths, score, totals } from "./Fts5Stats.ts"
-import { chunksAtRows } from "./Rows.ts"
+import { chunksAtRows, filterSubjectsAtRows } from "./Rows.ts"
 
 interface Phrase {
   /** The unstemmed surface quoted in the MATCH expression; FTS5 stems it itself. */
@@ -99,7 +99,7 @@ interface Query {
   readonly corpus: Totals
   readonly k: number
   readonly clause: Clause
-  readonly passes: (chunk: Chunk) => boolean
+  readonly passes: (chunk: FilterSubject) => boolean
   /** The phrases' instances in `rows` as FTS5 indexed them; undefined where they cannot be read so. */
   readonly counts: (rows: ReadonlyArray<number>) => PhraseCounts | undefined
 }
@@ -212,10 +212,13 @@ const search = (db: DatabaseSync, weights: ColumnWeights, strategy: "pruned" | "
 
   /** The scores of the chunks at `rows` that pass the filter, as `bm25()` defines them. */
   const scored = (query: Query, rows: ReadonlyArray<number>): Array<LexicalHit> => {
-    const chunks = chunksAtRows(db, rows)
     const lengths = rowLengths(db, "chunks_fts", rows)
     const avgdl = query.corpus.tokens / query.corpus.rows
     const counts = query.counts(rows)
+    // With the index's counts a hit needs only what the filter reads and the id, not the chunk's
+    // text: reading whole rows for a few hundred candidates was most of the leg.
+    const whole = counts === undefined ? chunksAtRows(db, rows) : undefined
+    const chunks = whole ?? filterSubjectsAtRows(db, rows)
     const index = new Map(query.phrases.map((phrase, i) => [phrase.stem, i] as const))
     const hits: Array<LexicalHit> = []
     for (const row of rows) {
@@ -223,7 +226,7 @@ const search = (db: DatabaseSync, weights: ColumnWeights, strategy: "pruned" | "
       const length = lengths.get(row)
       if (chunk === undefined || length === undefined) throw new Error(`text index row ${row} has no stored chunk; rebuild the index`)
       if (!query.passes(chunk)) continue
-      const freqs = counts === undefined ? analysed(index, query.phrases.length, chunk) : weighted(counts, row)
+      const freqs = counts === undefined ? analysed(index, query.phrases.length, whole!.get(row)!) : weighted(counts, row)
       hits.push({ id: chunk.id, score: score(query.idfs, freqs, length, avgdl) })
     }
     return hits
