@@ -81,4 +81,14 @@ describe("reduce", () => {
     assert.isAtMost(kept.filter((t) => !rare.has(t)).length, Reduce.MAX_COMMON_TERMS)
     assert.isAbove(kept.filter((t) => rare.has(t)).length, 0)
   })
+  it("describe - says what was kept in words that agree with the counts", () => {
+    const said = (distinctTerms: number, keptTerms: number) =>
+      Reduce.describe({ text: "", reduced: true, totalChars: 20_000, readChars: 20_000, distinctTerms, keptTerms })
+    assert.include(said(1, 0), "its one distinct term could not be looked up")
+    assert.include(said(1, 1), "its one distinct term was kept")
+    assert.include(said(5, 0), "none of its 5 distinct terms could be looked up")
+    assert.include(said(20, 20), "all 20 distinct terms were kept")
+    assert.include(said(1_700, 32), "of its 1,700 distinct terms, the 32 rarest in the index were kept")
+    assert.include(said(3, 1), "of its 3 distinct terms, the rarest in the index was kept")
+  })
 })

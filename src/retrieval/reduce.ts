@@ -188,9 +188,12 @@ export const describe = (reduction: Reduction): string => {
   const read = reduction.readChars < reduction.totalChars
     ? ` Only its first ${count(reduction.readChars)} of ${count(reduction.totalChars)} characters were read.`
     : ""
-  const kept = reduction.keptTerms === 0
-    ? `none of its ${terms(reduction.distinctTerms)} could be looked up`
-    : `of its ${terms(reduction.distinctTerms)}, the ${count(reduction.keptTerms)} rarest in the index were kept`
+  const { distinctTerms, keptTerms } = reduction
+  const kept = distinctTerms === 1
+    ? `its one distinct term ${keptTerms === 0 ? "could not be looked up" : "was kept"}`
+    : keptTerms === 0 ? `none of its ${terms(distinctTerms)} could be looked up`
+    : keptTerms === distinctTerms ? `all ${terms(distinctTerms)} were kept`
+    : `of its ${terms(distinctTerms)}, the ${keptTerms === 1 ? "rarest in the index was" : `${count(keptTerms)} rarest in the index were`} kept`
   return `The question was reduced before retrieval: ${kept} (at most ${MAX_QUESTION_TERMS}, ${MAX_COMMON_TERMS} of them ` +
     `common, from the first ${MAX_LOOKUPS} looked up; stopwords and words over ${MAX_TERM_CHARS} characters are not).${read} ` +
     "Ask a shorter question to search for the rest."
