@@ -2,6 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Recall from "../layers/Recall.ts"
 import { corpus } from "../test/support/Corpus.ts"
+import { clampEchoedQuery, MAX_ECHOED_QUERY_CHARS } from "../src/retrieval/pack.ts"
 import { search } from "./search.ts"
 
 const layer = Recall.reference(corpus)
@@ -45,4 +46,14 @@ describe("search over the reference layers", () => {
       const nothing = yield* search({ query: "zzzzqqqq" })
       assert.deepStrictEqual(nothing.results, [])
     }).pipe(Effect.provide(layer)))
+  it.effect("a megabyte asked is not a megabyte answered: the query is echoed bounded, as a pack echoes it", () =>
+    Effect.gen(function*() {
+      const huge = "deploy rollback ".repeat(65_536)
+      const response = yield* search({ query: huge, limit: 5 })
+      assert.strictEqual(response.query, clampEchoedQuery(huge))
+      assert.isAtMost(response.query.length, MAX_ECHOED_QUERY_CHARS)
+      assert.isTrue(huge.startsWith(response.query))
+      const plain = yield* search({ query: "roll back a deploy", limit: 5 })
+      assert.strictEqual(plain.query, "roll back a deploy")
+    }).pipe(Effect.provide(layer)), 60_000)
 })

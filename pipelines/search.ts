@@ -17,6 +17,7 @@ import { compile, type RetrievalFilter } from "../src/ports/RetrievalFilter.ts"
 import { terms } from "../src/index/Tokenizer.ts"
 import { RetrievalConfig } from "../src/RetrievalConfig.ts"
 import { Fusion } from "../src/retrieval/fuse.ts"
+import { clampEchoedQuery } from "../src/retrieval/pack.ts"
 import { analysedStopwords } from "../src/retrieval/titlePath.ts"
 import type { RecallServices } from "./recall.ts"
 import { firstPass, legGap } from "./legs.ts"
@@ -90,6 +91,7 @@ export const SearchResult = Schema.Struct({
 export type SearchResult = typeof SearchResult.Type
 
 export const SearchResponse = Schema.Struct({
+  /** The query as asked, cut as a pack cuts its echoed question when it is very long. */
   query: Schema.String,
   kinds: Schema.Array(SearchKind),
   offset: Schema.Int,
@@ -221,7 +223,8 @@ export const search = Effect.fn("search")(function*(
     ...(request.explain === true ? { components: { rrf: entry.rrf, ranks: entry.ranks } } : {})
   }))
   return {
-    query: request.query,
+    // Echoed as the pack echoes a question: bounded, so a megabyte asked is not a megabyte answered.
+    query: clampEchoedQuery(request.query),
     kinds,
     offset,
     limit,
