@@ -46,7 +46,8 @@ export const candidateList = (maxLength: number): fc.Arbitrary<Array<Candidate>>
     specs.map((s) => candidate({ id: `${s.note}#${s.block}`, noteId: s.note, text: s.text, score: s.score, isLinkList: s.isLinkList }))
   )
 
-const reasons: ReadonlyArray<GapReason> = ["no_results", "low_confidence", "filtered_out", "implied_type", "index_incomplete", "leg_failed"]
+// Every reason a stage detects; `budget_truncated` is the packer's own notice.
+const reasons: ReadonlyArray<GapReason> = ["no_results", "low_confidence", "filtered_out", "implied_type", "index_incomplete", "leg_failed", "query_reduced"]
 
 export const gapList: fc.Arbitrary<Array<Gap>> = fc.array(
   fc.record({ reason: fc.constantFrom(...reasons), text: hostileText }),
