@@ -46,6 +46,13 @@ describe("heading-dense Markdown", () => {
     ])
   })
 
+  it("blocks - a stretch after a heading that opens with --- is no frontmatter: a break, then a setext heading", () => {
+    const lines = ["# One", "---", "text", "---", "More"]
+    assert.deepStrictEqual(blocks(lines).map((b) => [b.kind, b.startLine, b.endLine, b.depth]), [
+      ["heading", 1, 1, 1], ["other", 2, 2, 0], ["heading", 3, 4, 2], ["paragraph", 5, 5, 0]
+    ])
+  })
+
   it("chunkMarkdown - 100,000 one-line headings (889 KB) chunk within a 160 MB heap", () => {
     // In a process of its own with a heap limit: the whole-file parse needed about 0.8 GB.
     const script = [

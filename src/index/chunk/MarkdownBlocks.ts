@@ -41,6 +41,9 @@ function blocksOnly(this: Processor): void {
 // GFM is left out of the structural parse: its table construct made a 10,000-line paragraph cost
 // seconds. Tables are recognised from their delimiter row instead (see MarkdownChunker).
 const structure = unified().use(remarkParse).use(remarkFrontmatter, ["yaml"]).use(blocksOnly)
+// Frontmatter can only open a document: a stretch after a heading that starts with `---` holds a
+// thematic break or a setext underline, never YAML.
+const structureWithin = unified().use(remarkParse).use(blocksOnly)
 const inline = unified().use(remarkParse).use(remarkGfm)
 
 /** A block or heading, with 1-based inclusive lines. */
@@ -120,7 +123,7 @@ const segment = (lines: ReadonlyArray<string>, from: number, to: number, out: Ar
     return
   }
   const masked = lines.slice(from, to).map((line) => (line.length > MAX_PARSED_LINE ? line.slice(0, MAX_PARSED_LINE) : line)).join("\n")
-  for (const node of (structure.parse(masked) as Root).children) out.push(shifted(blockOf(node), from))
+  for (const node of ((from === 0 ? structure : structureWithin).parse(masked) as Root).children) out.push(shifted(blockOf(node), from))
 }
 
 /**
