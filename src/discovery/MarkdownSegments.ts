@@ -33,7 +33,8 @@ export const HTML_ENDS: ReadonlyArray<readonly [RegExp, RegExp]> = [
   [/^ {0,3}<!\[CDATA\[/, /\]\]>/],
   [/^ {0,3}<![A-Za-z]/, />/]
 ]
-const HTML_START = /^ {0,3}</
+/** Where raw HTML may open a block. */
+export const HTML_START = /^ {0,3}</
 
 /** The segments of `source` (no byte-order mark) in document order; together they cover every line. */
 export function* segments(source: string): Generator<Segment> {

@@ -11,6 +11,7 @@ import remarkFrontmatter from "remark-frontmatter"
 import remarkGfm from "remark-gfm"
 import remarkParse from "remark-parse"
 import { type Processor, unified } from "unified"
+import { HTML_ENDS, HTML_START } from "../../discovery/MarkdownSegments.ts"
 
 /** Longest line the structural parse sees, in UTF-16 code units. */
 export const MAX_PARSED_LINE = 1_000
@@ -98,15 +99,6 @@ const BLANK = /^[ \t]*\r?$/
 // or a digit not followed by an ordered list's `.` or `)`, and holds no table pipe.
 const PLAIN = /^ {0,3}(?:\p{L}|\d+(?![\d.)]))[^|]*$/u
 const FENCE = /^ {0,3}(`{3,}|~{3,})/
-/** Raw HTML blocks that run to an end marker rather than a blank line (CommonMark types 1 to 5). */
-const HTML_ENDS: ReadonlyArray<readonly [RegExp, RegExp]> = [
-  [/^ {0,3}<(?:script|pre|style|textarea)(?:[\s>]|$)/i, /<\/(?:script|pre|style|textarea)>/i],
-  [/^ {0,3}<!--/, /-->/],
-  [/^ {0,3}<\?/, /\?>/],
-  [/^ {0,3}<!\[CDATA\[/, /\]\]>/],
-  [/^ {0,3}<![A-Za-z]/, />/]
-]
-const HTML_START = /^ {0,3}</
 
 /** Lines `[from, to)` (0-based) parsed on their own, their line numbers those of the document. */
 const segment = (lines: ReadonlyArray<string>, from: number, to: number, out: Array<Block>): void => {
