@@ -6,6 +6,7 @@ import type { NoteEdge } from "../ports/GraphStore.ts"
 import * as CandidateStoreMemory from "../../layers/reference/CandidateStoreMemory.ts"
 import * as GraphStoreMemory from "../../layers/reference/GraphStoreMemory.ts"
 import * as NoteSignalsMemory from "../../layers/reference/NoteSignalsMemory.ts"
+import { GraphStore, type NoteEdge as Edge } from "../ports/GraphStore.ts"
 import { NoteSignals, NoteSignalsError } from "../ports/NoteSignals.ts"
 import { candidate, chunk } from "../../test/support/Fixtures.ts"
 import { expandWith, relationWeight, step } from "./expand.ts"
@@ -98,6 +99,32 @@ describe("graph expansion", () => {
       const failing = Layer.succeed(NoteSignals, { canonicality: () => Effect.fail(new NoteSignalsError({ detail: "gone" })) })
       const { candidates } = yield* run([seed], edges).pipe(Effect.provide(failing))
       assert.deepStrictEqual(candidates.find((c) => c.chunk.id === "a.md#0")!.related, ["b.md", "c.md"])
+    }))
+
+  it.effect("one hop reads the edges of the listed notes only, not of every neighbour the hub reaches", () =>
+    Effect.gen(function*() {
+      const seed = candidate({ id: "hub.md#0", noteId: "hub.md", text: "x", score: 0.03 })
+      const spokes = Array.from({ length: 60 }, (_, i) => `spoke-${String(i).padStart(2, "0")}.md`)
+      // Each spoke links on to a note of its own, and the first two link to each other.
+      const edges: Array<Edge> = [
+        ...spokes.map((to) => ({ from: "hub.md", to, verb: "depends_on" })),
+        ...spokes.map((from) => ({ from, to: `far-${from}`, verb: "depends_on" })),
+        { from: "spoke-00.md", to: "spoke-01.md", verb: "links-to" }
+      ]
+      const asked: Array<ReadonlyArray<string>> = []
+      const memory = yield* GraphStore.pipe(Effect.provide(GraphStoreMemory.layer(edges)))
+      const counting = Layer.succeed(GraphStore, { edgesOf: (notes) => Effect.sync(() => asked.push(notes)).pipe(Effect.andThen(memory.edgesOf(notes))) })
+      const notes = new Set(edges.flatMap((e) => [e.from, e.to]))
+      const chunks = [...notes].map((note) => chunk({ id: `${note}#0`, noteId: note, text: note }))
+      const { candidates, edges: read } = yield* expandWith([seed], {}, { ...options, graphExpandLimit: 3, graphChunksPerNote: 1 }).pipe(
+        Effect.provide(Layer.merge(counting, CandidateStoreMemory.layer(chunks)))
+      )
+      const admitted = candidates.filter((c) => c.graph !== null).map((c) => c.chunk.noteId)
+      assert.deepStrictEqual(admitted, ["spoke-00.md", "spoke-01.md", "spoke-02.md"])
+      assert.deepStrictEqual(asked.flat().sort(), ["hub.md", ...admitted].sort())
+      // What the later stages read is still there: the edge between two listed notes, and each listed note's onward link.
+      assert.isTrue(read.some((e) => e.from === "spoke-00.md" && e.to === "spoke-01.md"))
+      assert.deepStrictEqual(candidates.find((c) => c.chunk.noteId === "spoke-00.md")!.related, ["far-spoke-00.md", "spoke-01.md"])
     }))
 
   it("step keeps the best path into a note, ties broken by verb then source", () => {

@@ -85,7 +85,7 @@ const byEdge = (a: NoteEdge, b: NoteEdge): number =>
 export interface Expansion {
   /** The seeds with `related` filled, then the admitted neighbours, in no particular order. */
   readonly candidates: ReadonlyArray<Candidate.Candidate>
-  /** Every edge fetched, sorted: the evidence link consensus reads later. */
+  /** The edges of every listed note (and of the notes the walk stepped through), sorted: what link consensus and conflicts read later. */
   readonly edges: ReadonlyArray<NoteEdge>
 }
 
@@ -136,14 +136,19 @@ export const expandWith = Effect.fnUntraced(function*(
   const fetchedFor = new Set<string>()
   const wantHops = options.graphExpandLimit > 0 ? options.graphHops : 0
   let frontier: ReadonlyMap<string, { rrf: number; relationWeight: number; hops: number }> = seedNotes
+  const fetchEdges = Effect.fnUntraced(function*(candidates: Iterable<string>) {
+    const notes = [...new Set(candidates)].filter((note) => !fetchedFor.has(note)).sort(compareIds)
+    if (notes.length === 0) return
+    fetched.push(...(yield* graph.edgesOf(notes)))
+    for (const note of notes) fetchedFor.add(note)
+  })
   // Each round fetches the frontier's edges (the seeds' even with expansion off, since `related`
-  // reports them), then walks one hop along them.
+  // reports them), then walks one hop along them. The last hop's notes are not fetched here: of
+  // those only the admitted are listed, and only their edges are read later, so they are fetched
+  // once admitted (a hub's neighbours can number thousands, and their edges most of the stage).
   for (let hop = 0; frontier.size > 0; hop++) {
-    const notes = [...frontier.keys()].filter((note) => !fetchedFor.has(note)).sort(compareIds)
-    if (notes.length > 0) {
-      fetched.push(...(yield* graph.edgesOf(notes)))
-      for (const note of notes) fetchedFor.add(note)
-    }
+    if (hop > 0 && hop >= wantHops) break
+    yield* fetchEdges(frontier.keys())
     if (hop >= wantHops) break
     const next = step(frontier, uniqueEdges(fetched), visited, options)
     for (const [note, how] of next) {
@@ -187,6 +192,7 @@ export const expandWith = Effect.fnUntraced(function*(
     }
   }
 
+  yield* fetchEdges(admitted.map((candidate) => candidate.chunk.noteId))
   const edges = uniqueEdges(fetched)
   const listed = [...seeds, ...admitted]
   const targets = relatedByNote(edges, new Set(listed.map((candidate) => candidate.chunk.noteId)))
