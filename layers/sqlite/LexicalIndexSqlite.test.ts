@@ -90,6 +90,36 @@ const zipfCorpus = (size: number, queryCount: number, seed: number) => {
   return { chunks, queries: Array.from({ length: queryCount }, (_, i) => phrase(2 + (i % 7))) }
 }
 
+/**
+ * A seeded corpus where every word is common, each in about a third of the chunks, with counts and
+ * lengths that vary: no share leaves a rarer word to rank alone, so only the conjunctive cut prunes.
+ * Some queries add a word no chunk holds.
+ */
+const flatCorpus = (size: number, queryCount: number, seed: number) => {
+  let state = seed >>> 0
+  const next = () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32
+  const vocabulary = ["token", "budget", "import", "cycle", "fresh", "compute", "packer", "claim", "ledger", "refund"]
+  const filler = Array.from({ length: 200 }, (_, i) => `f${i.toString(36)}`)
+  const text = () => {
+    const words: Array<string> = []
+    for (const word of vocabulary) if (next() < 0.33) for (let n = 1 + Math.floor(next() * 4); n > 0; n--) words.push(word)
+    for (let n = 5 + Math.floor(next() * 60); n > 0; n--) words.push(filler[Math.floor(next() * filler.length)]!)
+    return words.sort(() => next() - 0.5).join(" ")
+  }
+  const chunks = Array.from({ length: size }, (_, i) => makeChunk({
+    id: `notes/${String(i % 40).padStart(2, "0")}.md#${i}`,
+    title: next() < 0.2 ? vocabulary[Math.floor(next() * vocabulary.length)]! : filler[i % filler.length]!,
+    text: text(),
+    noteType: (["decision", "convention", "state", "note"] as const)[i % 4]!,
+    status: i % 19 === 0 ? "superseded" : "current"
+  }))
+  const queries = Array.from({ length: queryCount }, (_, i) => {
+    const words = Array.from({ length: 2 + (i % 3) }, () => vocabulary[Math.floor(next() * vocabulary.length)]!)
+    return [...words, ...(i % 4 === 0 ? ["absentword"] : [])].join(" ")
+  })
+  return { chunks, queries }
+}
+
 describe("LexicalIndexSqlite", () => {
   // Some chunks superseded and dated, so the filters have something to remove.
   const corpus = softwareChunks().map((chunk, i) =>
@@ -127,6 +157,22 @@ describe("LexicalIndexSqlite", () => {
           const expected = yield* memory.search(query, limit, filter)
           assertSameHits(yield* sqlite.search(query, limit, filter), expected, `pruned ${query} ${limit}`)
           assertSameHits(yield* exhaustive.search(query, limit, filter), expected, `exhaustive ${query} ${limit}`)
+        }
+      }
+    }), 60_000)
+
+  it.effect("search - pruned agrees with the reference where every word is common and none is rare (flat corpus, 60 queries)", () =>
+    Effect.gen(function*() {
+      const { chunks, queries } = flatCorpus(1_200, 60, 11)
+      const { memory, sqlite } = yield* bothIndexes(chunks, { text: 1, title: 2.5, tags: 1.5 }, "pruned")
+      // The path filter names notes this corpus lacks; the others leave hundreds of matches.
+      const filters = FILTERS.filter((filter) => filter.pathPrefixes === undefined)
+      for (const [i, query] of queries.entries()) {
+        const filter = filters[i % filters.length]!
+        for (const limit of [1, 10, 40]) {
+          const expected = yield* memory.search(query, limit, filter)
+          assert.strictEqual(expected.length, limit, query)
+          assertSameHits(yield* sqlite.search(query, limit, filter), expected, `pruned ${query} ${limit}`)
         }
       }
     }), 60_000)

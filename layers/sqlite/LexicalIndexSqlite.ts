@@ -282,6 +282,32 @@ const search = (db: DatabaseSync, weights: ColumnWeights, strategy: "pruned" | "
     return hits.length < query.k ? undefined : hits.sort(byScoreThenId).slice(0, query.k)
   }
 
+  /**
+   * Conjunctive first, for a question whose every term is common, so that no share leaves rarer
+   * terms to rank alone. A row missing some phrase scores at most what the others can add, at most
+   * `Σ idf × (k1 + 1)` over every phrase but the one of least reach. FTS5 ranks only the rows
+   * holding every phrase; if the k-th of those beats that bound, no row missing one can enter the
+   * top k, and the cut is exact. Undefined when that cannot be promised.
+   */
+  const conjunctive = (query: Query): Array<LexicalHit> | undefined => {
+    if (query.phrases.length < 2 || !Number.isFinite(query.k)) return undefined
+    const reaches = query.idfs.map((value) => value * (K1 + 1))
+    const bound = reaches.reduce((sum, reach) => sum + reach, 0) - Math.min(...reaches)
+    const every = query.phrases.map((phrase) => expressionOf([phrase])).join(" AND ")
+    const params: Array<SQLInputValue> = [weights.text, weights.title, weights.tags, every, ...query.clause.params]
+    const alone = query.clause.params.length === 0 && unfiltered.has(query.clause.sql)
+    const statement = alone ? rankedAlone : statementFor(query.clause.sql, true)
+    for (let want = query.k; ; want *= 2) {
+      const { rows, exhausted } = topRows(statement, params, want)
+      const hits = scored(query, rows.map((row) => row.row)).sort(byScoreThenId)
+      if (hits.length >= query.k) {
+        const theta = hits[query.k - 1]!.score
+        return theta - 1e-9 * Math.max(1, theta) > bound ? hits.slice(0, query.k) : undefined
+      }
+      if (exhausted) return undefined
+    }
+  }
+
   // Counting stops at the cap: FTS5 reads a doclist as it goes, so a common word costs no more
   // than a rare one (fts5vocab's row table reads the whole doclist to count it).
   const rowsUpTo = db.prepare("SELECT count(*) AS n FROM (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)")
@@ -291,10 +317,15 @@ const search = (db: DatabaseSync, weights: ColumnWeights, strategy: "pruned" | "
   const ranked = (text: string, limit: number, filter: RetrievalFilter): Array<LexicalHit> => {
     const k = Math.floor(limit)
     if (!(k > 0)) return []
-    const phrases = phrasesOf(text)
-    if (phrases.length === 0) return []
+    const asked = phrasesOf(text)
+    if (asked.length === 0) return []
     const run = () => {
-      const stats = statistics(phrases)
+      const all = statistics(asked)
+      // A phrase no row holds adds nothing to any score, but would keep every other from being pruned.
+      const held = asked.flatMap((_, i) => (all.hits[i]! > 0 ? [i] : []))
+      if (held.length === 0) return []
+      const phrases = held.map((i) => asked[i]!)
+      const stats = { corpus: all.corpus, hits: held.map((i) => all.hits[i]!), idfs: held.map((i) => all.idfs[i]!) }
       // Once FTS5 made a surface into another term, every later call analyses the text too.
       let indexed = true
       const query: Query = {
@@ -313,7 +344,7 @@ const search = (db: DatabaseSync, weights: ColumnWeights, strategy: "pruned" | "
       if (strategy === "pruned") {
         // First leave out the terms in a tenth of the rows (cheap when it works), then only those
         // in half the rows (floored idf: nearly always works), then rank every match.
-        const hits = pruned(query, 0.1, Math.max(2_000, 20 * k)) ?? pruned(query, 0.5, Number.POSITIVE_INFINITY)
+        const hits = pruned(query, 0.1, Math.max(2_000, 20 * k)) ?? pruned(query, 0.5, Number.POSITIVE_INFINITY) ?? conjunctive(query)
         if (hits !== undefined) return hits
       }
       return exhaustive(query)
