@@ -30,17 +30,19 @@ const asVectorError = (error: unknown) => {
   })
 }
 
-const sqliteLayer = (dimension: number, entries: ReadonlyArray<VectorEntry>): Layer.Layer<VectorIndex, VectorIndexError> =>
-  VectorIndexSqlite.layer.pipe(Layer.provide(Layer.effect(Database, openSeeded(batchOf(dimension, entries)).pipe(Effect.mapError(asVectorError)))))
+const sqliteLayer = (options: VectorIndexSqlite.Options) => (dimension: number, entries: ReadonlyArray<VectorEntry>): Layer.Layer<VectorIndex, VectorIndexError> =>
+  VectorIndexSqlite.layerWith(options).pipe(Layer.provide(Layer.effect(Database, openSeeded(batchOf(dimension, entries)).pipe(Effect.mapError(asVectorError)))))
 
-contract("sqlite", sqliteLayer)
+// From the second question on a layer answers from memory; the baseline leaves every one to vec0.
+contract("sqlite", sqliteLayer({}))
+contract("sqlite, vec0 alone", sqliteLayer({ holdInMemory: false }))
 
 /** Both indexes over one corpus; the reference gets the float32 values the file stores. */
-const bothIndexes = (dimension: number, entries: ReadonlyArray<VectorEntry>) =>
+const bothIndexes = (dimension: number, entries: ReadonlyArray<VectorEntry>, options: VectorIndexSqlite.Options = {}) =>
   Effect.gen(function*() {
     const stored = entries.map((entry) => ({ chunk: entry.chunk, vector: Array.from(Float32Array.from(entry.vector)) }))
     const memory = yield* VectorIndexMemory.make(dimension, stored)
-    const context = yield* Layer.build(VectorIndexSqlite.layer.pipe(Layer.provide(Layer.effect(Database, openSeeded(batchOf(dimension, entries))))))
+    const context = yield* Layer.build(VectorIndexSqlite.layerWith(options).pipe(Layer.provide(Layer.effect(Database, openSeeded(batchOf(dimension, entries))))))
     return { memory, sqlite: Context.get(context, VectorIndex) }
   })
 
@@ -77,12 +79,14 @@ const FILTERS: ReadonlyArray<RetrievalFilter> = [
   { types: ["note"], since: "2024-03-01", pathPrefixes: ["dir1"], includeSuperseded: true }
 ]
 
-describe("VectorIndexSqlite", () => {
+const MODES: ReadonlyArray<readonly [string, VectorIndexSqlite.Options]> = [["held in memory", {}], ["vec0 alone", { holdInMemory: false }]]
+
+describe.each(MODES)("VectorIndexSqlite, %s", (_, options) => {
   it.effect("nearest - the same hits and scores as exact cosine over the stored values, for every filter and limit", () =>
     Effect.gen(function*() {
       const dimension = 24
       const entries = corpus(3_000, dimension, 11)
-      const { memory, sqlite } = yield* bothIndexes(dimension, entries)
+      const { memory, sqlite } = yield* bothIndexes(dimension, entries, options)
       const next = generator(99)
       for (let q = 0; q < 12; q++) {
         const query = Array.from({ length: dimension }, next)
@@ -101,7 +105,7 @@ describe("VectorIndexSqlite", () => {
         chunk: makeChunk({ id: `t/${String((i * 37) % 300).padStart(3, "0")}.md#x` }),
         vector: [1, (i % 10) * 1e-5, i % 3 === 0 ? 1e-4 : 0]
       }))
-      const { memory, sqlite } = yield* bothIndexes(3, entries)
+      const { memory, sqlite } = yield* bothIndexes(3, entries, options)
       for (const limit of [1, 7, 30, 100]) {
         assert.deepStrictEqual(yield* sqlite.nearest([1, 0, 0], limit, {}), yield* memory.nearest([1, 0, 0], limit, {}))
         assert.deepStrictEqual(yield* sqlite.nearest([1, 3e-5, 5e-5], limit, {}), yield* memory.nearest([1, 3e-5, 5e-5], limit, {}))
@@ -111,7 +115,7 @@ describe("VectorIndexSqlite", () => {
   it.effect("nearest - a limit beyond what vec0 serves in one query still returns every passing chunk in order", () =>
     Effect.gen(function*() {
       const entries = corpus(5_000, 4, 5)
-      const { memory, sqlite } = yield* bothIndexes(4, entries)
+      const { memory, sqlite } = yield* bothIndexes(4, entries, options)
       const everything = yield* sqlite.nearest([0.5, -0.2, 0.1, 0.3], Number.POSITIVE_INFINITY, { includeSuperseded: true })
       assert.strictEqual(everything.length, 5_000)
       assert.deepStrictEqual(everything, yield* memory.nearest([0.5, -0.2, 0.1, 0.3], Number.POSITIVE_INFINITY, { includeSuperseded: true }))
@@ -125,7 +129,7 @@ describe("VectorIndexSqlite", () => {
         chunk: makeChunk({ id: `t/${String(i).padStart(4, "0")}.md#x` }),
         vector: i === 5_000 ? [0, 1, 0] : [1, 0, 0]
       }))
-      const { sqlite } = yield* bothIndexes(3, entries)
+      const { sqlite } = yield* bothIndexes(3, entries, options)
       const hits = yield* sqlite.nearest([1, 0, 0], 5, {})
       assert.strictEqual(hits.length, 5)
       for (const hit of hits) assert.strictEqual(hit.score, 1)
@@ -166,7 +170,7 @@ describe("VectorIndexSqlite", () => {
             vector: e.vector
           }))
         yield* Effect.scoped(Effect.gen(function*() {
-          const { memory, sqlite } = yield* bothIndexes(3, entries)
+          const { memory, sqlite } = yield* bothIndexes(3, entries, options)
           assert.deepStrictEqual(yield* sqlite.nearest([1, 2, -1], limit, filter), yield* memory.nearest([1, 2, -1], limit, filter), JSON.stringify([raw, filter, limit]))
         }))
       }
@@ -175,7 +179,7 @@ describe("VectorIndexSqlite", () => {
   it.effect("vectorsOf - the stored float32 values of known ids, in the order asked", () =>
     Effect.gen(function*() {
       const entries = corpus(20, 3, 3)
-      const { sqlite } = yield* bothIndexes(3, entries)
+      const { sqlite } = yield* bothIndexes(3, entries, options)
       const asked = [entries[7]!.chunk.id, "nowhere.md#x" as ChunkId, entries[2]!.chunk.id]
       const found = yield* sqlite.vectorsOf(asked)
       assert.deepStrictEqual([...found.keys()], [entries[7]!.chunk.id, entries[2]!.chunk.id])
@@ -186,6 +190,34 @@ describe("VectorIndexSqlite", () => {
     Effect.gen(function*() {
       const error = yield* Effect.flip(Layer.build(VectorIndexSqlite.layer.pipe(Layer.provide(Layer.effect(Database, openSeeded(coldBuild(corpus(3, 2, 1).map((e) => e.chunk))))))))
       assert.isTrue(error instanceof VectorIndexError && error.reason === "unavailable")
+    }))
+
+  it.effect("nearest - a reader that has asked before sees a write at once: added, changed and deleted vectors", () =>
+    Effect.gen(function*() {
+      const entries = corpus(40, 3, 5)
+      const database = yield* openSeeded(batchOf(3, entries))
+      const index = yield* VectorIndexSqlite.makeWith(options).pipe(Effect.provideService(Database, database))
+      const reference = (current: ReadonlyArray<VectorEntry>) =>
+        VectorIndexMemory.make(3, current.map((entry) => ({ chunk: entry.chunk, vector: Array.from(Float32Array.from(entry.vector)) })))
+      const query = [0.3, -0.2, 0.9]
+      // Asked three times, so a layer that holds vectors holds them now.
+      for (let i = 0; i < 3; i++) assert.deepStrictEqual(yield* index.nearest(query, 10, {}), yield* (yield* reference(entries)).nearest(query, 10, {}))
+      const added = { chunk: makeChunk({ id: "new/one.md#x", noteId: "new/one.md" }), vector: query }
+      const moved = { ...entries[0]!, chunk: { ...entries[0]!.chunk, contentSha: "changed" }, vector: [-0.3, 0.2, -0.9] }
+      const gone = entries[1]!
+      yield* write(database, {
+        chunks: [added.chunk, moved.chunk],
+        deleteChunks: [gone.chunk.id],
+        notes: [{ id: "new/one.md", contentHash: "hash:new" }],
+        vectors: { model: { ...MODEL, dimension: 3 }, entries: [added, moved].map((e) => ({ chunkId: e.chunk.id, vector: e.vector })) },
+        manifest: MANIFEST
+      })
+      const now = [added, moved, ...entries.slice(2)]
+      for (let i = 0; i < 3; i++) {
+        const hits = yield* index.nearest(query, 10, {})
+        assert.deepStrictEqual(hits, yield* (yield* reference(now)).nearest(query, 10, {}))
+        assert.strictEqual(hits[0]!.id, "new/one.md#x")
+      }
     }))
 
   it.effect("nearest - after the model changes under a live layer, queries fail instead of mixing spaces", () =>

@@ -19,6 +19,7 @@ import type { VectorHit } from "../../src/ports/VectorIndex.ts"
 import { VectorIndex, VectorIndexError } from "../../src/ports/VectorIndex.ts"
 import { Database } from "./Database.ts"
 import { chunkClause, vectorClause } from "./FilterSql.ts"
+import * as ResidentVectors from "./ResidentVectors.ts"
 import { filterSubjectsAtRows } from "./Rows.ts"
 import { VECTOR_TABLE } from "./Schema.ts"
 import type { VectorSpace } from "./VectorTable.ts"
@@ -59,7 +60,15 @@ const cosine = (query: Float64Array, norm: number, stored: Float32Array): number
   return Math.min(1, Math.max(-1, dot / (norm * Math.sqrt(sum))))
 }
 
-const nearest = (db: DatabaseSync, space: Omit<VectorSpace, "model">) => {
+export interface Options {
+  /**
+   * Hold the vectors in memory from a reader's second question at one index generation (the
+   * default, true), or leave every question to vec0: the baseline the first is tested against.
+   */
+  readonly holdInMemory?: boolean
+}
+
+const nearest = (db: DatabaseSync, space: Omit<VectorSpace, "model">, holdInMemory: boolean) => {
   const { dimension } = space
   // How far vec0's float32 cosine may stray from the exact one: about one float32 rounding per
   // accumulated product, generously.
@@ -81,6 +90,35 @@ const nearest = (db: DatabaseSync, space: Omit<VectorSpace, "model">) => {
       .all(...clause.params) as unknown as Array<Candidate>
   }
 
+  // A reader asking a second time at one generation is a long-lived one: from then on it holds the
+  // vectors in memory (ResidentVectors.ts) until the index changes. A one-shot question never pays
+  // for reading them all.
+  const generationOf = db.prepare("SELECT generation FROM manifest WHERE key = 1")
+  let held: { readonly generation: number; readonly asked: number; readonly resident: ResidentVectors.Resident | undefined } | undefined
+  let scores = new Float64Array(0)
+  const residentNow = (): ResidentVectors.Resident | undefined => {
+    const generation = Number((generationOf.get() as { generation: number } | undefined)?.generation ?? 0)
+    if (held === undefined || held.generation !== generation) held = { generation, asked: 0, resident: undefined }
+    if (held.resident === undefined && held.asked === 1) {
+      const resident = ResidentVectors.read(db, VECTOR_TABLE, dimension)
+      if (resident !== undefined && scores.length !== resident.norms.length) scores = new Float64Array(resident.norms.length)
+      held = { generation, asked: 2, resident }
+    } else if (held.asked < 2) {
+      held = { ...held, asked: held.asked + 1 }
+    }
+    return held.resident
+  }
+  // Read in one transaction with the generation, so the vectors held are the generation's.
+  const inRead = <A>(body: () => A): A => {
+    if (db.isTransaction) return body()
+    db.exec("BEGIN")
+    try {
+      return body()
+    } finally {
+      db.exec("COMMIT")
+    }
+  }
+
   return (vector: ReadonlyArray<number>, limit: number, filter: RetrievalFilter): Array<VectorHit> | VectorIndexError => {
     const norm = queryNorm(vector, dimension)
     if (typeof norm !== "number") return norm
@@ -99,6 +137,22 @@ const nearest = (db: DatabaseSync, space: Omit<VectorSpace, "model">) => {
       return hits.sort((a, b) => (b.score - a.score) || compareIds(a.id, b.id))
     }
     if (k > VEC0_MAX_K) return rescore(scan(filter)).slice(0, k)
+    const resident = holdInMemory ? inRead(residentNow) : undefined
+    if (resident !== undefined) {
+      ResidentVectors.scoreAll(resident, query, norm, scores)
+      // The best few beyond k, then more while the filter leaves fewer than k of them.
+      for (let m = k + Math.ceil(k / 4) + 8; ; m *= 4) {
+        const positions = ResidentVectors.best(scores, m)
+        const rows = positions.map((position) => resident.rows[position]!)
+        const subjects = filterSubjectsAtRows(db, rows)
+        const hits: Array<VectorHit> = []
+        for (const position of positions) {
+          const subject = subjects.get(resident.rows[position]!)
+          if (subject !== undefined && passes(subject)) hits.push({ id: subject.id, score: scores[position]! })
+        }
+        if (hits.length >= k || positions.length >= scores.length) return hits.sort((a, b) => (b.score - a.score) || compareIds(a.id, b.id)).slice(0, k)
+      }
+    }
     // A little over k, so a float32 near-tie at the cut rarely forces a second query.
     for (let n = Math.min(VEC0_MAX_K, k + Math.ceil(k / 4) + 8); ; n = Math.min(VEC0_MAX_K, n * 2)) {
       const rows = knn(blob, n, filter)
@@ -118,14 +172,14 @@ const unavailable = (error: unknown) =>
  * Over the Database service; the index must hold a vector space (vectors written by some model),
  * and the connection must have sqlite-vec loaded.
  */
-export const make = Effect.gen(function*() {
+export const makeWith = Effect.fnUntraced(function*(options: Options) {
   const { connection: db, vectorsUnavailable } = yield* Database
   if (vectorsUnavailable !== undefined) return yield* new VectorIndexError({ reason: "extension_missing", detail: vectorsUnavailable })
   const space = yield* Effect.try({ try: () => readSpaceHeader(db), catch: unavailable })
   if (space === undefined) {
     return yield* new VectorIndexError({ reason: "unavailable", detail: "the index holds no vectors (it was built without an embedder)" })
   }
-  const search = nearest(db, space)
+  const search = nearest(db, space, options.holdInMemory ?? true)
   // A writer on this connection may change the model under a live layer; a query then fails
   // rather than compare vectors of two models.
   const guard = <A>(body: () => A | VectorIndexError): Effect.Effect<A, VectorIndexError> =>
@@ -157,4 +211,8 @@ export const make = Effect.gen(function*() {
   })
 })
 
-export const layer: Layer.Layer<VectorIndex, VectorIndexError, Database> = Layer.effect(VectorIndex, make)
+export const make = makeWith({})
+
+export const layerWith = (options: Options): Layer.Layer<VectorIndex, VectorIndexError, Database> => Layer.effect(VectorIndex, makeWith(options))
+
+export const layer: Layer.Layer<VectorIndex, VectorIndexError, Database> = layerWith({})
