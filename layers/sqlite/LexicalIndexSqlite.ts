@@ -7,7 +7,7 @@
 import { Effect, Layer, Schema } from "effect"
 import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite"
 import type { Chunk } from "../../src/domain/Chunk.ts"
-import { compareIds } from "../../src/domain/Ranking.ts"
+import { byScoreThenId } from "../../src/domain/Ranking.ts"
 import { stem } from "../../src/index/Porter.ts"
 import { surfaces } from "../../src/index/Tokenizer.ts"
 import type { ColumnWeights, LexicalHit } from "../../src/ports/LexicalIndex.ts"
@@ -74,8 +74,6 @@ const topRows = (statement: StatementSync, params: ReadonlyArray<SQLInputValue>,
   }
   return { rows: near, exhausted: true }
 }
-
-const byScoreThenId = (a: LexicalHit, b: LexicalHit): number => (b.score - a.score) || compareIds(a.id, b.id)
 
 export interface Options {
   /** Column weights; RetrievalConfig's `lexicalWeights` when absent. */

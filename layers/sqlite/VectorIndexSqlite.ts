@@ -12,7 +12,7 @@
 import { Effect, Layer } from "effect"
 import type { DatabaseSync, SQLInputValue } from "node:sqlite"
 import type { ChunkId } from "../../src/domain/Chunk.ts"
-import { compareIds } from "../../src/domain/Ranking.ts"
+import { byScoreThenId } from "../../src/domain/Ranking.ts"
 import type { RetrievalFilter } from "../../src/ports/RetrievalFilter.ts"
 import { compile } from "../../src/ports/RetrievalFilter.ts"
 import type { VectorHit } from "../../src/ports/VectorIndex.ts"
@@ -134,7 +134,7 @@ const nearest = (db: DatabaseSync, space: Omit<VectorSpace, "model">, holdInMemo
         const subject = subjects.get(row)
         if (subject !== undefined && passes(subject)) hits.push({ id: subject.id, score: cosine(query, norm, fromBlob(embedding)) })
       }
-      return hits.sort((a, b) => (b.score - a.score) || compareIds(a.id, b.id))
+      return hits.sort(byScoreThenId)
     }
     if (k > VEC0_MAX_K) return rescore(scan(filter)).slice(0, k)
     const resident = holdInMemory ? inRead(residentNow) : undefined
@@ -150,7 +150,7 @@ const nearest = (db: DatabaseSync, space: Omit<VectorSpace, "model">, holdInMemo
           const subject = subjects.get(resident.rows[position]!)
           if (subject !== undefined && passes(subject)) hits.push({ id: subject.id, score: scores[position]! })
         }
-        if (hits.length >= k || positions.length >= scores.length) return hits.sort((a, b) => (b.score - a.score) || compareIds(a.id, b.id)).slice(0, k)
+        if (hits.length >= k || positions.length >= scores.length) return hits.sort(byScoreThenId).slice(0, k)
       }
     }
     // A little over k, so a float32 near-tie at the cut rarely forces a second query.

@@ -3,14 +3,12 @@
  * and a score is cut to six significant digits before anyone sees it, so a result never depends on
  * the last bits of floating-point arithmetic.
  */
+import { byScoreThenId, compareIds } from "../domain/Ranking.ts"
 
-export const compareIds = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
+export { byScoreThenId, compareIds }
 
 const SIGNIFICANT_DIGITS = 6
 
 /** `x` to six significant digits; `-0` becomes `0`. */
 export const round = (x: number): number => (x === 0 ? 0 : Number(x.toPrecision(SIGNIFICANT_DIGITS)) + 0)
 
-/** Highest score first, then id. */
-export const byScoreThenId = (a: { readonly id: string; readonly score: number }, b: { readonly id: string; readonly score: number }): number =>
-  b.score - a.score || compareIds(a.id, b.id)

@@ -24,7 +24,7 @@ import { Context, Layer } from "effect"
 import * as Candidate from "../domain/Candidate.ts"
 import type { NoteType } from "../domain/Chunk.ts"
 import { instantMillis } from "../domain/Instant.ts"
-import { compareIds, sortCandidates } from "../domain/Ranking.ts"
+import { byScoreThen, sortCandidates } from "../domain/Ranking.ts"
 import { FACTORS, type ScoreComponents } from "../domain/ScoreComponents.ts"
 import type { NoteEdge } from "../ports/GraphStore.ts"
 import type { RetrievalConfigShape } from "../RetrievalConfig.ts"
@@ -154,8 +154,7 @@ export const adjust = (candidates: ReadonlyArray<Candidate.Candidate>, context: 
   return sortCandidates(adjusted).slice(0, Math.max(0, config.rerankLimit))
 }
 
-const compareSeeds = (a: Candidate.Candidate, b: Candidate.Candidate): number =>
-  a.score !== b.score ? (b.score > a.score ? 1 : -1) : compareIds(a.chunk.id, b.chunk.id)
+const compareSeeds = byScoreThen((c: Candidate.Candidate) => c.chunk.id)
 
 export class ScoreAdjustment extends Context.Service<ScoreAdjustment, {
   /** The adjusted candidates in rank order, at most `rerankLimit`; every score still its components' product. */

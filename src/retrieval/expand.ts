@@ -10,7 +10,7 @@
 import { Context, Effect, Layer } from "effect"
 import * as Candidate from "../domain/Candidate.ts"
 import type { Chunk } from "../domain/Chunk.ts"
-import { compareIds } from "../domain/Ranking.ts"
+import { byScoreThen, compareIds } from "../domain/Ranking.ts"
 import { CandidateStore, type CandidateStoreError } from "../ports/CandidateStore.ts"
 import { GraphStore, type GraphStoreError, type NoteEdge } from "../ports/GraphStore.ts"
 import type { RetrievalFilter } from "../ports/RetrievalFilter.ts"
@@ -159,7 +159,7 @@ export const expandWith = Effect.fnUntraced(function*(
   }
 
   // Admit neighbours best first, a few chunks each, up to the total limit.
-  const order = [...reached.values()].sort((a, b) => (a.score !== b.score ? b.score - a.score : compareIds(a.note, b.note)))
+  const order = [...reached.values()].sort(byScoreThen((r) => r.note))
   const already = new Set(seeds.map((seed) => seed.chunk.id))
   const admitted: Array<Candidate.Candidate> = []
   // Notes are read in order, only as many at a time as chunks are still wanted: a hub two hops away

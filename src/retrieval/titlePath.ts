@@ -6,7 +6,7 @@
  */
 import { Context, Layer } from "effect"
 import type { ChunkId } from "../domain/Chunk.ts"
-import { compareIds } from "../domain/Ranking.ts"
+import { byScoreThen } from "../domain/Ranking.ts"
 import { queryTerms } from "../index/Tokenizer.ts"
 import type { NoteSummary } from "../ports/CandidateStore.ts"
 
@@ -120,7 +120,7 @@ export const nameNotes = (
     if (score > 0 && score >= options.titlePathMinScore) named.push({ note: note.id, chunk: note.leadChunk, score })
   }
   return named
-    .sort((a, b) => (a.score !== b.score ? b.score - a.score : compareIds(a.note, b.note)))
+    .sort(byScoreThen((r) => r.note))
     .slice(0, options.titlePathLimit)
 }
 
