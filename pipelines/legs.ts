@@ -4,7 +4,7 @@
  * an agent can page. A leg with nothing to run is `skipped`; a failure or a missed deadline is
  * reported, never raised, so one leg's trouble never loses what the others found.
  */
-import { Duration, Effect, Option } from "effect"
+import { Effect, Option } from "effect"
 import type { ChunkId } from "../src/domain/Chunk.ts"
 import type { LegStatus } from "../src/domain/ContextPack.ts"
 import type { Gap } from "../src/domain/Gap.ts"
@@ -14,6 +14,7 @@ import type { IndexHealthReading } from "../src/ports/IndexHealth.ts"
 import { LexicalIndex } from "../src/ports/LexicalIndex.ts"
 import type { RetrievalFilter } from "../src/ports/RetrievalFilter.ts"
 import { VectorIndex, VectorIndexError } from "../src/ports/VectorIndex.ts"
+import { underDeadline } from "./deadline.ts"
 import { isContentless } from "../src/index/HashingEmbedder.ts"
 import { words } from "../src/index/Tokenizer.ts"
 import type { RankedList } from "../src/retrieval/fuse.ts"
@@ -43,16 +44,10 @@ const runLeg = <E, R>(
   search: Option.Option<Effect.Effect<ReadonlyArray<ChunkId>, E, R>>
 ): Effect.Effect<LegResult, never, R> => {
   if (Option.isNone(search) || requested <= 0) return Effect.succeed({ name, status: "skipped", list: undefined })
-  return search.value.pipe(
-    Effect.timeoutOption(Duration.millis(softTimeoutMs)),
-    Effect.map((found): LegResult =>
-      Option.isNone(found)
-        ? { name, status: "timed_out", list: undefined }
-        : { name, status: found.value.length === 0 ? "empty" : "ok", list: { leg: name, ids: found.value, requested } }
-    ),
-    Effect.catch((error) =>
-      Effect.succeed<LegResult>({ name, status: "failed", list: undefined, detail: String((error as { message?: unknown }).message ?? error) })
-    )
+  return Effect.map(underDeadline(search.value, softTimeoutMs), (outcome): LegResult =>
+    outcome.status === "done"
+      ? { name, status: outcome.value.length === 0 ? "empty" : "ok", list: { leg: name, ids: outcome.value, requested } }
+      : { name, status: outcome.status, list: undefined, ...(outcome.status === "failed" ? { detail: outcome.detail } : {}) }
   )
 }
 

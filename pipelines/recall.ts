@@ -33,6 +33,7 @@ import { GapDetector } from "../src/retrieval/gaps.ts"
 import { RerankStage } from "../src/retrieval/rerank.ts"
 import { analysedStopwords, type TitlePathChannel } from "../src/retrieval/titlePath.ts"
 import { neverSilent } from "./boundary.ts"
+import { detailOf, underDeadline, valueOr } from "./deadline.ts"
 import { firstPass, legGap } from "./legs.ts"
 import { reduceQuestion } from "./question.ts"
 import { checkedReading } from "./staleness.ts"
@@ -150,32 +151,19 @@ export const recallTrace = Effect.fn("recallTrace")(function*(
     passes(chunk) ? [Candidate.make(chunk, fused[i]!.rrf, fused[i]!.ranks)] : []
   )
 
-  const graphResult = yield* timedStage(timings, "graph", expansion.expand(seeds, filter, config).pipe(
-    Effect.timeoutOption(Duration.millis(config.softTimeoutMs)),
-    Effect.map((expanded) => ({ expanded, detail: undefined as string | undefined })),
-    Effect.catch((error) => Effect.succeed({ expanded: Option.none(), detail: error.message }))
-  ))
-  const graphStatus: LegStatus = Option.isSome(graphResult.expanded)
-    ? "ok"
-    : graphResult.detail === undefined ? "timed_out" : "failed"
-  const expanded = Option.getOrElse(graphResult.expanded, () => ({ candidates: seeds, edges: [] }))
+  const graphResult = yield* timedStage(timings, "graph", underDeadline(expansion.expand(seeds, filter, config), config.softTimeoutMs))
+  const graphStatus: LegStatus = graphResult.status === "done" ? "ok" : graphResult.status
+  const expanded = valueOr(graphResult, { candidates: seeds, edges: [] })
 
   const corpusSize = yield* store.size
-  const rerankResult = yield* timedStage(timings, "rerank", rerankStage.rerank(text, expanded.candidates, {
+  const rerankResult = yield* timedStage(timings, "rerank", underDeadline(rerankStage.rerank(text, expanded.candidates, {
     rerankMinCorpus: config.rerankMinCorpus,
     rerankCandidateLimit: config.rerankCandidateLimit,
     corpusSize
-  }).pipe(
-    Effect.timeoutOption(Duration.millis(config.softTimeoutMs)),
-    Effect.map((reranked) => ({ reranked, detail: undefined as string | undefined })),
-    Effect.catch((error) => Effect.succeed({ reranked: Option.none(), detail: error.message }))
-  ))
-  const rerankStatus: LegStatus = Option.match(rerankResult.reranked, {
-    onNone: () => (rerankResult.detail === undefined ? "timed_out" : "failed"),
-    // An abstaining reranker is reported exactly as a skipped one: the pack must not tell them apart.
-    onSome: (r) => (r.outcome === "scored" ? "ok" : "skipped")
-  })
-  const reranked = Option.match(rerankResult.reranked, { onNone: () => expanded.candidates, onSome: (r) => r.candidates })
+  }), config.softTimeoutMs))
+  // An abstaining reranker is reported exactly as a skipped one: the pack must not tell them apart.
+  const rerankStatus: LegStatus = rerankResult.status !== "done" ? rerankResult.status : rerankResult.value.outcome === "scored" ? "ok" : "skipped"
+  const reranked = rerankResult.status === "done" ? rerankResult.value.candidates : expanded.candidates
 
   const chunkCounts = yield* store.chunkCounts([...new Set(reranked.map((c) => c.chunk.noteId))])
   // Optional and off by default: a map lookup when asked for, and absent signals (or a failure) are
@@ -200,18 +188,13 @@ export const recallTrace = Effect.fn("recallTrace")(function*(
   // When the caller's filters left nothing, ask once without them: were there matches to remove?
   const hasFilters = query.filters.types !== undefined || query.filters.since !== undefined || query.filters.paths !== undefined
   const filteredOut = hasFilters && adjusted.length === 0
-    ? yield* lexical.search(text, config.lexicalLimit, {}).pipe(
-      Effect.map((hits) => hits.length),
-      Effect.timeoutOption(Duration.millis(config.softTimeoutMs)),
-      Effect.map(Option.getOrElse(() => 0)),
-      Effect.catch(() => Effect.succeed(0))
-    )
+    ? valueOr(yield* underDeadline(Effect.map(lexical.search(text, config.lexicalLimit, {}), (hits) => hits.length), config.softTimeoutMs), 0)
     : 0
 
   const stages = [
     ...legs.map((leg) => ({ name: leg.name, status: leg.status, hits: leg.list?.ids.length ?? 0, detail: leg.detail })),
-    { name: "graph", status: graphStatus, hits: expanded.candidates.length - seeds.length, detail: graphResult.detail },
-    { name: "rerank", status: rerankStatus, hits: Option.isSome(rerankResult.reranked) && rerankStatus === "ok" ? reranked.length : 0, detail: rerankResult.detail }
+    { name: "graph", status: graphStatus, hits: expanded.candidates.length - seeds.length, detail: detailOf(graphResult) },
+    { name: "rerank", status: rerankStatus, hits: rerankStatus === "ok" ? reranked.length : 0, detail: detailOf(rerankResult) }
   ]
   const gaps: Array<Gap> = stages.filter((s) => s.status === "failed" || s.status === "timed_out").map(legGap)
   if (question.gap !== undefined) gaps.push(question.gap)
