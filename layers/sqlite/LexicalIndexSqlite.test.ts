@@ -200,6 +200,23 @@ describe("LexicalIndexSqlite", () => {
       assert.deepStrictEqual(hits, yield* memory.search("alpha", 5, {}))
     }))
 
+  it.effect("search - a tie wider than the first fetch, with the lowest ids written last, still answers in id order", () =>
+    Effect.gen(function*() {
+      // Forty identical chunks, then ten more whose ids sort first: SQLite meets them last.
+      const same = (n: number) => makeChunk({ id: `t/${String(n).padStart(2, "0")}.md#x`, noteId: `t/${String(n).padStart(2, "0")}.md`, title: "Same", text: "alpha beta" })
+      const first = Array.from({ length: 40 }, (_, i) => same(i + 10))
+      const later = Array.from({ length: 10 }, (_, i) => same(i))
+      const database = Context.get(yield* Layer.build(seeded(coldBuild([...first, makeChunk({ id: "t/other.md#x", title: "Other", text: "gamma" })]))), Database)
+      yield* write(database, { chunks: later, notes: later.map((chunk) => ({ id: chunk.noteId, contentHash: `hash:${chunk.noteId}` })), manifest: MANIFEST })
+      const index = yield* LexicalIndexSqlite.make().pipe(Effect.provideService(Database, database))
+      const reference = yield* LexicalIndexMemory.make([...first, ...later, makeChunk({ id: "t/other.md#x", title: "Other", text: "gamma" })], RetrievalConfig.defaults.lexicalWeights)
+      for (const limit of [1, 5, 9]) {
+        const hits = yield* index.search("alpha", limit, {})
+        assert.deepStrictEqual(ids(hits), later.slice(0, limit).map((chunk) => chunk.id))
+        assert.deepStrictEqual(hits, yield* reference.search("alpha", limit, {}))
+      }
+    }))
+
   it.effect("search - without explicit weights, reads RetrievalConfig's lexicalWeights", () =>
     Effect.gen(function*() {
       const chunks = [

@@ -62,11 +62,17 @@ interface Ranked {
  */
 const topRows = (statement: StatementSync, params: ReadonlyArray<SQLInputValue>, want: number): { rows: Array<Ranked>; exhausted: boolean } => {
   if (!Number.isFinite(want)) return { rows: statement.all(...params, -1) as unknown as Array<Ranked>, exhausted: true }
-  const rows = statement.all(...params, want + 1) as unknown as Array<Ranked>
+  // Room for a tie at the cut: FTS5 ranks every match either way, so a deeper limit costs little,
+  // and asking again for the rest would rank them all a second time.
+  const fetched = 4 * want + 1
+  const rows = statement.all(...params, fetched) as unknown as Array<Ranked>
   if (rows.length <= want) return { rows, exhausted: true }
   const boundary = rows[want - 1]!.rank
   const edge = boundary + 1e-12 * Math.max(1, Math.abs(boundary))
-  if (rows[want]!.rank > edge) return { rows: rows.slice(0, want), exhausted: false }
+  let end = want
+  while (end < rows.length && rows[end]!.rank <= edge) end++
+  if (end < rows.length) return { rows: rows.slice(0, end), exhausted: false }
+  if (rows.length < fetched) return { rows, exhausted: true }
   const near: Array<Ranked> = []
   for (const row of statement.iterate(...params, -1) as Iterable<Ranked>) {
     if (row.rank > edge) return { rows: near, exhausted: false }
