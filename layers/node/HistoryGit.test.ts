@@ -1,6 +1,6 @@
 import { NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import * as Digest from "effect/crypto/Digest"
 import * as NodeChild from "node:child_process"
 import * as NodeFs from "node:fs"
@@ -8,6 +8,7 @@ import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
 import { chunkFile } from "../../src/index/chunk/ChunkFile.ts"
 import { History } from "../../src/ports/History.ts"
+import { contract, type HistoryRepository } from "../contracts/History.contract.ts"
 import * as HistoryGit from "./HistoryGit.ts"
 
 /** Runs git in `root` with the author and committer dates set, so the ages are known. */
@@ -55,6 +56,36 @@ const repository = (root: string) => {
   write(root, "docs/guide.md", V2)
   git(root, ["commit", "-q", "-am", "second"], "2024-11-12T13:14:15Z")
 }
+
+/** A temporary root holding `repository`, made with git, for as long as the layer lives. */
+const gitRepository = (repository: HistoryRepository, options?: HistoryGit.HistoryGitOptions) =>
+  Effect.acquireRelease(
+    Effect.sync(() => {
+      const root = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "cairn-history-contract-"))
+      if (repository.workTree) git(root, ["init", "-q", "-b", "main"])
+      for (const commit of repository.commits) {
+        for (const [path, text] of Object.entries(commit.files)) write(root, path, text)
+        NodeChild.spawnSync("git", ["add", "."], { cwd: root })
+        const date = new Date(commit.time * 1000).toISOString()
+        const env = {
+          ...process.env, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", GIT_AUTHOR_NAME: commit.author, GIT_AUTHOR_EMAIL: commit.mail,
+          GIT_COMMITTER_NAME: commit.author, GIT_COMMITTER_EMAIL: commit.mail, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date
+        }
+        const result = NodeChild.spawnSync("git", ["commit", "-q", "-m", "commit"], { cwd: root, env, encoding: "utf8" })
+        if (result.status !== 0) throw new Error(`git commit: ${result.stderr}`)
+      }
+      for (const [path, { text, modified }] of Object.entries(repository.untracked)) {
+        write(root, path, text)
+        NodeFs.utimesSync(NodePath.join(root, path), modified, modified)
+      }
+      return root
+    }),
+    (root) => Effect.sync(() => NodeFs.rmSync(root, { recursive: true, force: true }))
+  ).pipe(Effect.map((root) => HistoryGit.layer(root, options)), Layer.unwrap, Layer.provide(NodeServices.layer))
+
+// Every case makes a repository with a handful of git processes: seconds on a loaded machine.
+contract("git", (repository) => gitRepository(repository), { timeout: 60_000 })
+contract("git, one log pass", (repository) => gitRepository(repository, { batchFrom: 1 }), { timeout: 60_000 })
 
 describe("HistoryGit", () => {
   it.effect("blame - each line's author time from commits with set dates", () =>

@@ -1,10 +1,11 @@
 import { NodeFileSystem } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import * as NodeFs from "node:fs"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
 import { SourceTree } from "../../src/ports/SourceTree.ts"
+import { contract, type TreeFixture } from "../contracts/SourceTree.contract.ts"
 import * as SourceTreeNode from "./SourceTreeNode.ts"
 
 const SHA = "0123456789abcdef0123456789abcdef01234567"
@@ -21,6 +22,28 @@ const withTree = <A, E>(setup: (root: string) => void, use: (tree: SourceTree["S
       Effect.ensuring(Effect.sync(() => NodeFs.rmSync(root, { recursive: true, force: true })))
     )
   }).pipe(Effect.provide(NodeFileSystem.layer))
+
+/** A temporary root holding `tree` (a checkout's revision as a detached `.git/HEAD`), for as long as the layer lives. */
+const nodeTree = (tree: TreeFixture) =>
+  Effect.acquireRelease(
+    Effect.sync(() => {
+      const root = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "cairn-tree-contract-"))
+      for (const [path, node] of Object.entries(tree.files)) {
+        const file = NodePath.join(root, path)
+        NodeFs.mkdirSync(NodePath.dirname(file), { recursive: true })
+        if (typeof node === "object" && "symlink" in node) NodeFs.symlinkSync(node.symlink, file)
+        else NodeFs.writeFileSync(file, node)
+      }
+      if (tree.revision !== undefined) {
+        NodeFs.mkdirSync(NodePath.join(root, ".git"))
+        NodeFs.writeFileSync(NodePath.join(root, ".git/HEAD"), `${tree.revision}\n`)
+      }
+      return root
+    }),
+    (root) => Effect.sync(() => NodeFs.rmSync(root, { recursive: true, force: true }))
+  ).pipe(Effect.map(SourceTreeNode.layer), Layer.unwrap, Layer.provide(NodeFileSystem.layer))
+
+contract("node", nodeTree)
 
 describe("SourceTreeNode", () => {
   it.effect("list - entries with types, sizes and stamps that move when the file changes", () =>

@@ -1,7 +1,10 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { History } from "../../src/ports/History.ts"
+import { blameOf, contract } from "../contracts/History.contract.ts"
 import * as HistoryMemory from "./HistoryMemory.ts"
+
+contract("memory", (repository) => HistoryMemory.layer(Object.fromEntries(blameOf(repository)), { isRepository: repository.workTree }))
 
 const line = (n: number, authorTime: number) => ({ line: n, authorTime, author: "Ada", authorMail: "ada@example.com" })
 

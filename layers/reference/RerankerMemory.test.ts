@@ -2,7 +2,11 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import type { ChunkId } from "../../src/domain/Chunk.ts"
 import { Reranker } from "../../src/ports/Reranker.ts"
+import { contract } from "../contracts/Reranker.contract.ts"
 import * as RerankerMemory from "./RerankerMemory.ts"
+
+contract("identity", RerankerMemory.layerIdentity)
+contract("lexical overlap", RerankerMemory.layerLexicalOverlap)
 
 const passages = (texts: ReadonlyArray<string>) => texts.map((text, i) => ({ id: `p/${i}.md#x` as ChunkId, text }))
 

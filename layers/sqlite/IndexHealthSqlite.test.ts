@@ -1,17 +1,27 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { instantMillis } from "../../src/domain/Instant.ts"
 import { IndexHealthError } from "../../src/ports/IndexHealth.ts"
+import { makeChunk } from "../contracts/ChunkFixtures.ts"
+import { contract } from "../contracts/IndexHealth.contract.ts"
 import { softwareChunks } from "../reference/fixtures/SoftwareNotes.ts"
 import * as Database from "./Database.ts"
 import * as IndexHealthSqlite from "./IndexHealthSqlite.ts"
-import { BUILT_AT, coldBuild, MANIFEST, openSeeded, write } from "./testing/Fixtures.ts"
+import { BUILT_AT, coldBuild, MANIFEST, openSeeded, seeded, write } from "./testing/Fixtures.ts"
 
 const CHUNKS = softwareChunks().slice(0, 40)
 const MODEL = { id: "test/a", version: "1", dimension: 2 }
 const BUILT = instantMillis(BUILT_AT)
 
 const healthOf = (database: Database.DatabaseShape) => IndexHealthSqlite.make.pipe(Effect.provideService(Database.Database, database))
+
+contract("sqlite", (build) => {
+  const chunks = Array.from({ length: build.chunkCount }, (_, i) => makeChunk({ id: `notes/n${i}.md#a` }))
+  const vectors = build.embeddedCount === undefined
+    ? {}
+    : { vectors: { model: MODEL, entries: chunks.slice(0, build.embeddedCount).map((chunk, i) => ({ chunkId: chunk.id, vector: [1, i] })) } }
+  return IndexHealthSqlite.layer.pipe(Layer.provide(seeded(coldBuild(chunks, { ...vectors, manifest: { ...MANIFEST, builtAt: build.builtAt } }))))
+})
 
 describe("IndexHealthSqlite", () => {
   it.effect("read - coverage is embedded chunks over chunks, lag is now minus the last build", () =>

@@ -6,6 +6,12 @@ import { cl100kRanks, decode } from "./Cl100kRanks.ts"
 import * as Js from "./TokenCounterJs.ts"
 import * as Wasm from "./TokenCounterWasm.ts"
 import * as Approximate from "./TokenCounterApproximate.ts"
+import { contract } from "../contracts/TokenCounter.contract.ts"
+
+contract("bpe (the default)", Bpe.layer)
+contract("js-tiktoken", Js.layer)
+contract("wasm", Wasm.layer)
+contract("approximate", Approximate.layer)
 
 const SAMPLES = [
   "",

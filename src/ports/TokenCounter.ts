@@ -11,8 +11,9 @@ export interface TokenCounterShape {
   /** False for estimates (the approximate counter), which must be labelled wherever used. */
   readonly exact: boolean
   /**
-   * Tokens of `text`, special-token text counted as plain text. Never throws; never counts fewer
-   * tokens than the exact encoding would; linear in the input.
+   * Tokens of `text`, special-token text counted as plain text. Never throws; linear in the input.
+   * An exact counter never counts fewer tokens than the encoding would; an estimate may, which is
+   * why it says so in `exact`.
    */
   readonly count: (text: string) => number
 }

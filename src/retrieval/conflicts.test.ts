@@ -323,7 +323,11 @@ describe("grouping and output", () => {
   })
 
   it("detect - a pairwise clash is always between different notes", () => {
-    for (const clash of findClashes({ candidates: [a1, a2, b], edges: [], config })) assert.notStrictEqual(clash.a.note, clash.b.note)
+    // The guide contradicts itself and the policy; only the clash across notes may be found.
+    const self = passage({ note: "guide.md", block: "b2", title: "Guide", heading: "Accounts", body: "Password reset links expire after one hour.", createdAt: "2025-04-01T09:00:00Z", lineStart: 9 })
+    const clashes = findClashes({ candidates: [a1, self, b], edges: [], config })
+    assert.deepStrictEqual(clashes.map((clash) => [clash.a.candidate.chunk.id, clash.b.candidate.chunk.id].sort()), [["guide.md#b1", "policy.md#b1"]])
+    for (const clash of clashes) assert.notStrictEqual(clash.a.note, clash.b.note)
   })
 
   it("detect - the same input in any order, duplicates included, gives the same output", () => {
