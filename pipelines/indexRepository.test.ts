@@ -40,7 +40,7 @@ describe("trainingSample", () => {
     assert.deepStrictEqual(trainingSample(crowded).map((c) => c.id), expected)
     const shouting = crowded.map((c) => ({ ...c, contentSha: c.contentSha.toUpperCase() }))
     assert.deepStrictEqual(trainingSample(shouting).map((c) => c.id), [...shouting].sort(bySha).slice(0, MAX_TRAINING_CHUNKS).map((c) => c.id))
-  })
+  }, 30_000) // samples from 25,000 generated chunks
 })
 
 describe("stageScan", () => {
@@ -74,7 +74,7 @@ describe("stageScan", () => {
       } finally {
         rmSync(root, { recursive: true, force: true })
       }
-    }).pipe(Effect.provide(NodeServices.layer)))
+    }).pipe(Effect.provide(NodeServices.layer)), 30_000) // scans a tree and commits its snapshot files, three times
 
   it.live("gives .cairn a .gitignore of everything, and keeps one the user wrote", () =>
     Effect.gen(function*() {

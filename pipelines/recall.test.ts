@@ -29,7 +29,7 @@ describe("recall over the reference layers", () => {
       assert.isAtMost(pack.usedTokens, pack.budgetTokens)
       // The relations-only chunk is never a claim.
       assert.isFalse(pack.claims.some((claim) => claim.note === "notes/relations-only.md"))
-    }).pipe(Effect.provide(full)))
+    }).pipe(Effect.provide(full)), 30_000) // builds the reference layers over the test corpus and recalls
 
   it.effect("a graph neighbour says which relation admitted it and scores below its seed", () =>
     Effect.gen(function*() {

@@ -38,7 +38,7 @@ describe("stageWhole", () => {
         assert.strictEqual(readFileSync(file, "utf8"), "")
         assert.deepStrictEqual(readdirSync(directory), ["snapshot.json"])
       })
-    ))
+    ), 30_000) // writes and reads back a file of several batches
 
   // Live: leftovers are told by their age on the real clock.
   it.live("stages written aside: two in one process do not share a temporary, and a discarded one leaves nothing", () =>
@@ -167,7 +167,7 @@ describe("snapshot memo", () => {
         const intact = Option.getOrThrow(yield* read(fs, file, restored, { memo: { ...memo, stamp: stampNow(file) }, json: true }))
         assert.deepStrictEqual(unitDigests(intact, restored), unitDigests(snapshot, cache))
       })
-    ))
+    ), 30_000) // scans a fixture tree and stages its snapshot file
 
   it.effect("a scan offered the adopted snapshot gives the same bytes and hash as one on the cache that wrote it", () =>
     inTemp((directory) =>

@@ -87,7 +87,8 @@ const gitRepository = (repository: HistoryRepository, options?: HistoryGit.Histo
 contract("git", (repository) => gitRepository(repository), { timeout: 60_000 })
 contract("git, one log pass", (repository) => gitRepository(repository, { batchFrom: 1 }), { timeout: 60_000 })
 
-describe("HistoryGit", () => {
+// The cases below make repositories with git as well.
+describe("HistoryGit", { timeout: 30_000 }, () => {
   it.effect("blame - each line's author time from commits with set dates", () =>
     withRoot(repository, () =>
       Effect.gen(function*() {
@@ -205,7 +206,7 @@ describe("HistoryGit.singleCommitPaths", () => {
   })
 })
 
-describe("HistoryGit.blameAll", () => {
+describe("HistoryGit.blameAll", { timeout: 30_000 }, () => {
   it.effect("blameAll - reading the log once answers every file exactly as blaming it does", () => {
     const other = (root: string, args: ReadonlyArray<string>, date: string, name: string) =>
       NodeChild.spawnSync("git", [...args], {
@@ -281,7 +282,7 @@ describe("HistoryGit.blameAll", () => {
         assert.strictEqual(Option.getOrThrow(all.get("filtered.md")!).length, 2)
         assert.deepStrictEqual(Option.getOrThrow(all.get("assumed.md")!).map((line) => line.uncommitted === true), [false, false, false, false, true])
       }), { batchFrom: 1 })
-  })
+  }, 60_000) // a repository of five commits and a merge, then a blame per file: seconds on a loaded machine
 
   it.effect("blameAll - untracked files, and every file of a repository without a commit, are answered without one blame each", () =>
     Effect.gen(function*() {

@@ -110,7 +110,7 @@ describe("IndexWriter", () => {
       assert.deepStrictEqual(dump(after.connection), before)
       const summary = yield* write(after, { chunks: [{ ...CHUNKS[1]!, text: "after the crash" }], manifest: MANIFEST })
       assert.deepStrictEqual([summary.generation, summary.chunkCount], [2, CHUNKS.length])
-    }))
+    }), 60_000) // starts a Node process and waits for it to reach its transaction
 
   it.effect("write - refuses a malformed batch before touching the file", () =>
     Effect.gen(function*() {

@@ -143,7 +143,7 @@ describe("LexicalIndexSqlite", () => {
           assert.isAtLeast(compared, QUERIES.length * FILTERS.length - 8)
         }
       }
-    }))
+    }), 30_000) // every query under every filter and weighting, on two indexes
 
   it.effect("search - pruned and exhaustive agree with the reference where common words dominate (Zipf corpus, 100 queries)", () =>
     Effect.gen(function*() {

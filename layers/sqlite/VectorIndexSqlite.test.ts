@@ -96,7 +96,7 @@ describe.each(MODES)("VectorIndexSqlite, %s", (_, options) => {
           }
         }
       }
-    }))
+    }), 60_000) // builds two indexes and compares every filter at every limit
 
   it.effect("nearest - near-ties that float32 cannot separate still come back in exact order, ties by id", () =>
     Effect.gen(function*() {
@@ -120,7 +120,7 @@ describe.each(MODES)("VectorIndexSqlite, %s", (_, options) => {
       assert.strictEqual(everything.length, 5_000)
       assert.deepStrictEqual(everything, yield* memory.nearest([0.5, -0.2, 0.1, 0.3], Number.POSITIVE_INFINITY, { includeSuperseded: true }))
       assert.deepStrictEqual(yield* sqlite.nearest([0.1, 0.2, 0.3, 0.4], 4_500, {}), yield* memory.nearest([0.1, 0.2, 0.3, 0.4], 4_500, {}))
-    }))
+    }), 30_000) // stores and reads back thousands of vectors
 
   it.effect("nearest - a tie wider than vec0 serves at the cut still answers k hits of the tied score, in id order", () =>
     Effect.gen(function*() {
@@ -137,7 +137,7 @@ describe.each(MODES)("VectorIndexSqlite, %s", (_, options) => {
       // Ties are still ordered by id among what was fetched, and a second call answers the same.
       assert.deepStrictEqual(hits.map((hit) => hit.id), [...hits.map((hit) => hit.id)].sort())
       assert.deepStrictEqual(yield* sqlite.nearest([1, 0, 0], 5, {}), hits)
-    }))
+    }), 30_000) // stores and reads back thousands of tied vectors
 
   it.effect("nearest - over generated corpora and filters, equal to the reference (200 seeded cases)", () =>
     Effect.gen(function*() {
@@ -174,7 +174,7 @@ describe.each(MODES)("VectorIndexSqlite, %s", (_, options) => {
           assert.deepStrictEqual(yield* sqlite.nearest([1, 2, -1], limit, filter), yield* memory.nearest([1, 2, -1], limit, filter), JSON.stringify([raw, filter, limit]))
         }))
       }
-    }))
+    }), 60_000) // 200 generated corpora, each indexed in memory and in SQLite
 
   it.effect("vectorsOf - the stored float32 values of known ids, in the order asked", () =>
     Effect.gen(function*() {

@@ -22,7 +22,7 @@ describe("cairn snapshot", () => {
         "module:src/c.ts",
         "module:src/self.ts"
       ])
-    }).pipe(Effect.provide(NodeServices.layer)))
+    }).pipe(Effect.provide(NodeServices.layer)), 30_000) // the first scan in this file loads the analyzers
 
   it.effect("snapshot --out --previous - writes the file, and a second run reuses it", () =>
     Effect.gen(function*() {

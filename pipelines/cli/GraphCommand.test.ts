@@ -22,7 +22,7 @@ describe("cairn graph", () => {
       assert.include(text, "a change here reaches further than its diff; not a claim about runtime behaviour")
       assert.include(text, "Import cycles: 1\n  src/self.ts -> src/self.ts\n    src/self.ts:1 imports src/self.ts")
       assert.include(text, "Area suggestions: 0")
-    }).pipe(Effect.provide(NodeServices.layer)))
+    }).pipe(Effect.provide(NodeServices.layer)), 30_000) // the first scan in this file loads the analyzers
 
   it.effect("--json - the exact centrality of a chain: b sits between a and c", () =>
     Effect.gen(function*() {
@@ -39,7 +39,7 @@ describe("cairn graph", () => {
       })
       assert.strictEqual(report.cycles.cycles.length, 1)
       assert.isFalse(report.cycles.truncated)
-    }).pipe(Effect.provide(NodeServices.layer)))
+    }).pipe(Effect.provide(NodeServices.layer)), 30_000) // scans a fixture tree
 
   it.effect("--dot - areas and the imports between them; --snapshot reads a written snapshot instead of scanning", () =>
     Effect.gen(function*() {

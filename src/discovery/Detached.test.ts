@@ -35,7 +35,7 @@ describe("detached", () => {
     // Without it, 400 names cut from 100 KB sources keep all 40 MB; with it, next to nothing.
     assert.isAbove(retainedMb((source) => source.slice(source.indexOf("longExportedName"))), 30)
     assert.isBelow(retainedMb((source) => detached(source.slice(source.indexOf("longExportedName")))), 5)
-  })
+  }, 30_000) // allocates and collects some 40 MB of sources
 
   it("a parsed module's names and specifiers do not keep its source alive", () => {
     const grown = retainedMb((source, i) => {
@@ -45,5 +45,5 @@ describe("detached", () => {
       return parsed
     })
     assert.isBelow(grown, 5)
-  })
+  }, 30_000) // parses 400 modules of 100 KB
 })

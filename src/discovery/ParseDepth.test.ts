@@ -68,7 +68,7 @@ describe("ParseDepth", () => {
     for (const [name, make] of Object.entries(CHAINS)) {
       assert.isAbove(parseDepth(make(2 * MAX_PARSE_DEPTH), mayHoldJsx(pathOf(name))), MAX_PARSE_DEPTH, name)
     }
-  })
+  }, 30_000) // measures texts nested twice as deep as the limit
 
   it("lets through nothing the parser cannot take: the deepest text under the limit parses in both modes", () => {
     for (const [name, make] of Object.entries(CHAINS)) {
@@ -77,14 +77,14 @@ describe("ParseDepth", () => {
       assert.deepStrictEqual(parseModule(path, text).errors, [], name)
       assert.deepStrictEqual(parseModuleAlone(path, text).errors, [], name)
     }
-  })
+  }, 60_000) // parses texts at the nesting limit in both modes
 
   it("keeps real code far under the limit: every source file of this repository", () => {
     let deepest = 0
     for (const file of repositorySources()) deepest = Math.max(deepest, parseDepth(readFileSync(join(repository, file), "utf8")))
     assert.isAtLeast(deepest, 5)
     assert.isBelow(deepest, MAX_PARSE_DEPTH / 10)
-  })
+  }, 60_000) // measures every source file of the repository
 
   it("counts nothing in comments, strings, template text or regular expressions", () => {
     const noise = "=?:!(<[{".repeat(2_000)
@@ -121,7 +121,7 @@ describe("ParseDepth", () => {
     for (const statement of statements) {
       assert.strictEqual(parseDepth(statement.repeat(5_000)), parseDepth(statement), statement)
     }
-  })
+  }, 30_000) // measures fifteen texts of five thousand statements
 
   it("reads JSX only where the parser does: an element in .tsx, a type assertion in .ts", () => {
     const assertions = "x = <T>a;\n".repeat(5_000)

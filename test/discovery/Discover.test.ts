@@ -44,7 +44,7 @@ describe("discover", () => {
       assert.deepStrictEqual(runEntry(cold).status, "not-applicable")
       assert.deepStrictEqual(runEntry(warm).status, "complete")
       assert.include(runEntry(warm).reason, "reused 4 entities (2 modules, 2 documents) and parsed 2 of 6 files")
-    }))
+    }), 30_000) // a cold and a warm scan of a tree
 
   it.effect("discover - a new module re-resolves reused imports without parsing them, and re-parses documents", () =>
     Effect.gen(function*() {

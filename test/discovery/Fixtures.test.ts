@@ -26,7 +26,7 @@ describe("discovery fixtures", () => {
       ])
       const barrel = snapshot.entities.find((e) => e.id === "module:src/index.ts")
       assert.deepStrictEqual(barrel?.kind === "module" ? barrel.exports.map((e) => [e.name, e.declared]) : [], [["computeArea", false]])
-    }))
+    }), 30_000) // the first scan in this file loads the analyzers
 
   it.effect("cycles - a cycle of imports is kept as observed, self-imports included", () =>
     Effect.gen(function*() {

@@ -36,7 +36,7 @@ describe("heading-dense Markdown in discovery", () => {
       "link-text the guide 3"
     ])
     assert.strictEqual(doc.summary, "See the guide and .")
-  })
+  }, 30_000) // analyses a document with thousands of filler sections
 
   it("analyze - a heading line inside a fence the segmenter cannot place is no heading", () => {
     // The indented fence belongs to the list item, which the column-0 fence closes; that fence

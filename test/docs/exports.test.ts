@@ -24,7 +24,7 @@ describe("package entry point", () => {
     assert.isFunction(cairn.Pack.makePack)
     assert.strictEqual(cairn.TokenCounterDefault.counter.count("hello world"), 2)
     assert.strictEqual(cairn.RetrievalConfig.defaults.reportReserveTokens, 512)
-  })
+  }, 30_000) // the first import of the package loads all of it
 
   it("the subpaths: ports, layers and the bench runner", async () => {
     const ports = await import("cairn/ports")
@@ -35,7 +35,7 @@ describe("package entry point", () => {
     assert.isDefined(layers.LexicalIndexSqlite.layer)
     const evaluation = await import("cairn/eval")
     assert.isFunction(evaluation.Run.runBench)
-  })
+  }, 30_000) // loads the layers and the bench runner
 
   it("every export names a build file compiled from a source that exists, with its declarations, inside `files`", () => {
     for (const [subpath, target] of Object.entries(manifest.exports)) {

@@ -247,9 +247,13 @@ describe("cairn mcp", () => {
         return undefined
       }, 20_000)
       assert.isBelow(seen, 20_000)
-      const pack = ContextPack.decodeWireSync(JSON.parse((await call(client, "ask", { query: "which job reconciles the ledger?" })).text))
+      // Under load the watcher's report of the write can land after the refresh that indexed it
+      // began, so staleness may show once more; it must clear by the next refresh.
+      const pack = await until(async () => {
+        const answer = ContextPack.decodeWireSync(JSON.parse((await call(client, "ask", { query: "which job reconciles the ledger?" })).text))
+        return answer.indexHealth.filesChanged === 0 ? answer : undefined
+      }, 20_000)
       assert.strictEqual(pack.claims[0]?.note, "docs/ledger.md")
-      assert.strictEqual(pack.indexHealth.filesChanged, 0)
     } finally {
       await close()
       rmSync(root, { recursive: true, force: true })

@@ -137,7 +137,7 @@ describe("chunkFile", () => {
         assert.strictEqual(new Set(chunks.map((c) => c.id)).size, chunks.length)
         for (const chunk of chunks) decode(chunk)
       }
-    }).pipe(provide))
+    }).pipe(provide), 30_000) // chunks 300 KB three times: as Markdown, code and text
 
   it.effect("chunkFile - the same input gives the same chunks", () =>
     Effect.gen(function*() {

@@ -57,5 +57,5 @@ describe("withOutline alone", () => {
       const text = readFileSync(join(repository, file), "utf8")
       assert.deepStrictEqual(outline(file, text, true), outline(file, text, false), file)
     }
-  })
+  }, 60_000) // parses every source file of the repository twice
 })
