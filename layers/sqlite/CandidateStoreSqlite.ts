@@ -10,10 +10,11 @@ import type { Chunk, ChunkId } from "../../src/domain/Chunk.ts"
 import { compareIds } from "../../src/domain/Ranking.ts"
 import { CandidateStore, CandidateStoreError, type NoteSummary } from "../../src/ports/CandidateStore.ts"
 import { compile } from "../../src/ports/RetrievalFilter.ts"
+import * as ChunkStems from "./ChunkStems.ts"
 import { Database } from "./Database.ts"
 import { chunkClause } from "./FilterSql.ts"
-import { selectChunk, toChunk } from "./Rows.ts"
 import * as NoteNames from "./NoteNames.ts"
+import { selectChunk, toChunk } from "./Rows.ts"
 
 const byLine = (a: Chunk, b: Chunk): number => a.lineStart - b.lineStart || compareIds(a.id, b.id)
 
@@ -34,6 +35,7 @@ export const make = Effect.gen(function*() {
   let lastNotes: { readonly key: string; readonly notes: ReadonlyArray<NoteSummary> } | undefined
   // A file from before names were stored, opened read-only, has no column to read.
   const namesStored = NoteNames.stored(db)
+  const remember = ChunkStems.remembering(db)
 
   return CandidateStore.of({
     size: query(() => {
@@ -45,6 +47,7 @@ export const make = Effect.gen(function*() {
         const rows = db.prepare(`SELECT ${selectChunk("c")} FROM chunks c WHERE c.id IN (SELECT value FROM json_each(?))`)
           .all(JSON.stringify(ids)) as Array<Record<string, unknown>>
         const byId = new Map(rows.map((row) => [row.id as string, toChunk(row)] as const))
+        for (const chunk of byId.values()) remember(chunk)
         const out: Array<Chunk> = []
         for (const id of ids) {
           const chunk = byId.get(id)
@@ -61,6 +64,7 @@ export const make = Effect.gen(function*() {
         const out: Array<Chunk> = []
         for (const note of notes) {
           const chunks = (statement.all(note, ...clause.params) as Array<Record<string, unknown>>).map(toChunk).sort(byLine)
+          for (const chunk of chunks) remember(chunk)
           let taken = 0
           for (const chunk of chunks) {
             if (taken >= perNote) break

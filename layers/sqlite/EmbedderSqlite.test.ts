@@ -91,7 +91,7 @@ describe("EmbedderSqlite", () => {
       yield* Effect.scoped(openSeeded(coldBuild(CHUNKS, { vectors: { model: LSA_MODEL, entries: [] } }), path))
       // The file as schema version 2 left it.
       const old = new DatabaseSync(path)
-      old.exec("DROP TABLE lsa_terms; ALTER TABLE vector_space DROP COLUMN terms_version; ALTER TABLE notes DROP COLUMN name_terms; PRAGMA user_version = 2")
+      old.exec("DROP TABLE lsa_terms; ALTER TABLE vector_space DROP COLUMN terms_version; ALTER TABLE notes DROP COLUMN name_terms; ALTER TABLE chunks DROP COLUMN stems; ALTER TABLE manifest DROP COLUMN stems_version; PRAGMA user_version = 2")
       old.close()
       const read = yield* Effect.scoped(Effect.flatMap(Database.open({ path, readOnly: true }), (database) => embeddedBy(database, TEXTS)))
       assert.deepStrictEqual(read.vectors, TEXTS.map(ENCODER.embedOne))

@@ -8,6 +8,7 @@ import * as ChunkingConfig from "../../src/index/chunk/ChunkingConfig.ts"
 import type { NoteEdge } from "../../src/ports/GraphStore.ts"
 import { analysedName } from "../../src/retrieval/titlePath.ts"
 import { softwareChunks } from "../reference/fixtures/SoftwareNotes.ts"
+import * as ChunkStems from "./ChunkStems.ts"
 import * as Database from "./Database.ts"
 import type { IndexWrite, VectorModel } from "./IndexWriter.ts"
 import * as IndexWriter from "./IndexWriter.ts"
@@ -319,7 +320,8 @@ describe("IndexWriter", () => {
       const notes = new Set(CHUNKS.slice(0, 30).map((chunk) => chunk.noteId)).size
       assert.deepStrictEqual({ ...first }, {
         key: 1, generation: 1, snapshot_hash: "snapshot-1", built_at: BUILT_AT, chunk_count: 30, embedded_count: 30,
-        note_count: notes, relation_count: 3, embedder_id: "test/a", embedder_version: "1", chunking: null
+        note_count: notes, relation_count: 3, embedder_id: "test/a", embedder_version: "1", chunking: null,
+        stems_version: ChunkStems.version()
       })
       const summary = yield* write(database, coldBuild(CHUNKS.slice(200, 205), { manifest: { snapshotHash: "snapshot-9", builtAt: "2025-04-01T00:00:00+02:00", chunking: "{\"targetTokens\":200}" } }))
       assert.deepStrictEqual(

@@ -25,6 +25,7 @@ import type { NoteEdge } from "../../src/ports/GraphStore.ts"
 import { Database } from "./Database.ts"
 import { isCorruption } from "./Damage.ts"
 import { feed, feedHash } from "./FtsFeed.ts"
+import * as ChunkStems from "./ChunkStems.ts"
 import * as NoteNames from "./NoteNames.ts"
 import { CHUNK_COLUMNS, chunkValues, createdMillis, isSuperseded } from "./Rows.ts"
 import { VECTOR_ROWIDS, VECTOR_TABLE } from "./Schema.ts"
@@ -501,6 +502,8 @@ const writeManifest = (
   done: Pick<WriteSummary, "chunksWritten" | "chunksDeleted" | "vectorsWritten">,
   withoutVectors: boolean
 ): WriteSummary => {
+  // Every chunk's stems under this analysis before the manifest names it.
+  ChunkStems.settle(db)
   const space = readSpaceHeader(db)
   const previous = db.prepare("SELECT generation FROM manifest WHERE key = 1").get() as { generation: number } | undefined
   const summary: WriteSummary = {
@@ -516,10 +519,11 @@ const writeManifest = (
     ...done
   }
   db.prepare(
-    "INSERT OR REPLACE INTO manifest (key, generation, snapshot_hash, built_at, chunk_count, embedded_count, note_count, relation_count, embedder_id, embedder_version, chunking) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "INSERT OR REPLACE INTO manifest (key, generation, snapshot_hash, built_at, chunk_count, embedded_count, note_count, relation_count, embedder_id, embedder_version, chunking, stems_version) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
   ).run(
     summary.generation, batch.manifest.snapshotHash, batch.manifest.builtAt, summary.chunkCount, summary.embeddedCount,
-    summary.noteCount, summary.relationCount, space?.modelId ?? null, space?.version ?? null, batch.manifest.chunking ?? null
+    summary.noteCount, summary.relationCount, space?.modelId ?? null, space?.version ?? null, batch.manifest.chunking ?? null,
+    ChunkStems.version()
   )
   return summary
 }

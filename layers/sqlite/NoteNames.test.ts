@@ -31,7 +31,7 @@ describe("NoteNames", () => {
       const expected = yield* Effect.scoped(Effect.flatMap(openSeeded(coldBuild(CHUNKS), path), notesOf))
       // The file as schema version 3 left it.
       const old = new DatabaseSync(path)
-      old.exec("ALTER TABLE notes DROP COLUMN name_terms; PRAGMA user_version = 3")
+      old.exec("ALTER TABLE notes DROP COLUMN name_terms; ALTER TABLE chunks DROP COLUMN stems; ALTER TABLE manifest DROP COLUMN stems_version; PRAGMA user_version = 3")
       old.close()
       const read = yield* Effect.scoped(Effect.flatMap(Database.open({ path, readOnly: true }), notesOf))
       assert.isTrue(read.every((note) => note.nameTerms === undefined))

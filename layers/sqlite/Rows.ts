@@ -7,6 +7,7 @@ import type { DatabaseSync, SQLInputValue } from "node:sqlite"
 import type { Chunk, ChunkId } from "../../src/domain/Chunk.ts"
 import { instantMillis } from "../../src/domain/Instant.ts"
 import type { FilterSubject } from "../../src/ports/RetrievalFilter.ts"
+import * as ChunkStems from "./ChunkStems.ts"
 
 /**
  * `created_ms` of a chunk whose age is unknown or unreadable: above every real instant, so
@@ -25,7 +26,7 @@ export const isSuperseded = (chunk: Chunk): boolean => chunk.provenance.state ==
 export const CHUNK_COLUMNS = [
   "id", "note_id", "path", "title", "heading_path", "text", "tags", "note_type", "line_start", "line_end", "block_id",
   "content_sha", "author_kind", "author", "created_at", "state", "status", "updated", "is_link_list", "symbols",
-  "created_ms", "superseded", "fts_hash"
+  "created_ms", "superseded", "fts_hash", "stems"
 ] as const
 
 /** The row of `chunk`; `ftsHash` is the hash of what the FTS table was fed for it (FtsFeed.ts). */
@@ -34,7 +35,7 @@ export const chunkValues = (chunk: Chunk, ftsHash: number): Array<SQLInputValue>
   chunk.noteType, chunk.lineStart, chunk.lineEnd, chunk.blockId, chunk.contentSha, chunk.provenance.authorKind,
   chunk.provenance.author, chunk.provenance.createdAt, chunk.provenance.state, chunk.status, chunk.updated,
   chunk.isLinkList ? 1 : 0, JSON.stringify(chunk.symbols), createdMillis(chunk.provenance.createdAt), isSuperseded(chunk) ? 1 : 0,
-  ftsHash
+  ftsHash, ChunkStems.encode(chunk)
 ]
 
 /** `SELECT` list that {@link toChunk} reads, over the chunks table aliased `alias`. */

@@ -5,6 +5,7 @@
  */
 import type { DatabaseSync } from "node:sqlite"
 import { BEFORE_RECORDED_FINGERPRINT } from "../../src/index/chunk/ChunkingConfig.ts"
+import * as ChunkStems from "./ChunkStems.ts"
 import * as LsaTerms from "./LsaTerms.ts"
 import * as NoteNames from "./NoteNames.ts"
 
@@ -13,7 +14,7 @@ import * as NoteNames from "./NoteNames.ts"
  * open cannot migrate, so what reads a file without writing it must not need what a step adds, or
  * must refuse older files there.
  */
-export const SCHEMA_VERSION = 4
+export const SCHEMA_VERSION = 5
 
 /** "crn1" read as a big-endian 32-bit integer. */
 export const APPLICATION_ID = 0x63726e31
@@ -119,10 +120,23 @@ const version4 = (db: DatabaseSync): void => {
   NoteNames.fill(db)
 }
 
+/**
+ * Each chunk's distinct stems (`chunks.stems`) and the analysis they were made by
+ * (`manifest.stems_version`; see ChunkStems.ts), filled for the chunks already stored. A read-only
+ * open of an older file stems each passage as that file's cairn did.
+ */
+const version5 = (db: DatabaseSync): void => {
+  db.exec("ALTER TABLE chunks ADD COLUMN stems TEXT")
+  db.exec("ALTER TABLE manifest ADD COLUMN stems_version TEXT")
+  ChunkStems.fill(db)
+  db.prepare("UPDATE manifest SET stems_version = ?").run(ChunkStems.version())
+}
+
 /** `MIGRATIONS[v - 1]` takes a file from version v - 1 to v; version 0 is an empty file. */
 export const MIGRATIONS: ReadonlyArray<(db: DatabaseSync) => void> = [
   (db) => db.exec(VERSION_1),
   version2,
   version3,
-  version4
+  version4,
+  version5
 ]

@@ -25,7 +25,7 @@ import type { RetrievalConfigShape } from "../RetrievalConfig.ts"
 import { ageInDays, decay, namedTerms } from "./adjust.ts"
 import type { Intent } from "./intent.ts"
 import { NOTE_TYPES } from "./intent.ts"
-import { coveredTerms, foldedStopwords, passageStems, queryTerms, type Term } from "./terms.ts"
+import { coveredTerms, foldedStopwords, type PassageStems, passageStems, queryTerms, type Term } from "./terms.ts"
 
 export interface GapInput {
   readonly query: string
@@ -169,7 +169,7 @@ const openQuestionGaps = (input: GapInput, terms: ReadonlyArray<Term>): Array<Ga
 }
 
 /** Both halves of a joined question are present and no single claim connects them. */
-const neverJoinedGaps = (input: GapInput, stems: ReadonlyArray<ReadonlyArray<string>>): Array<Gap> => {
+const neverJoinedGaps = (input: GapInput, stems: ReadonlyArray<PassageStems>): Array<Gap> => {
   const tokens = words(input.query)
   const at = tokens.findIndex((token, i) => JOINERS.has(token) && i > 0 && i < tokens.length - 1)
   if (at === -1) return []

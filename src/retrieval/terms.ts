@@ -77,15 +77,52 @@ export const queryTerms = (text: string, options: TermOptions): Array<Term> => {
   return out
 }
 
+/** What of a chunk is matched against. */
+export type Passage = Pick<Chunk, "text" | "headingPath" | "tags" | "path">
+
+/** The text a passage offers for matching: its text, heading path, tags and path, in order. */
+export const passageText = (passage: Passage): string => [passage.text, passage.headingPath.join(" "), passage.tags.join(" "), passage.path].join("\n")
+
+/** What a passage offers for matching: the stems it holds, and their order for a phrase. */
+export interface PassageStems {
+  readonly distinct: ReadonlySet<string>
+  /** Every stem of {@link passageText}, in order; analysed on first use, as only a phrase needs it. */
+  readonly sequence: () => ReadonlyArray<string>
+}
+
+/** The distinct stems of a passage, in the order they first occur: what an index may store for it. */
+export const distinctStems = (passage: Passage): Array<string> => [...new Set(analysedTerms(passageText(passage)))]
+
 // Stores hand back the same chunk objects query after query, and stage 7, the gap detector and the
 // conflict detector all ask about the same candidates: analyse each passage once.
-const stemCache = new WeakMap<Chunk, ReadonlyArray<string>>()
+const stemCache = new WeakMap<Chunk, PassageStems>()
+// The distinct stems an index stored with a chunk (`rememberDistinctStems`), until the chunk is asked about.
+const storedStems = new WeakMap<Chunk, () => ReadonlyArray<string> | undefined>()
 
-/** The stems a passage offers for matching: its text, heading path, tags and path, in order. */
-export const passageStems = (chunk: Chunk): ReadonlyArray<string> => {
+/**
+ * Records where the distinct stems an index stored for `chunk` are (they must be its
+ * `distinctStems`, under the same analysis), so matching reads them instead of stemming the
+ * passage: a one-shot question otherwise spends a tenth of its time stemming its candidates. They
+ * are read only for the chunks matching asks about (most of those a store hands back are not);
+ * undefined from `stems` (no longer stored as it was) means the passage is stemmed after all.
+ */
+export const rememberDistinctStems = (chunk: Chunk, stems: () => ReadonlyArray<string> | undefined): void => {
+  if (!stemCache.has(chunk)) storedStems.set(chunk, stems)
+}
+
+/** The stems a passage offers for matching (see {@link passageText}). */
+export const passageStems = (chunk: Chunk): PassageStems => {
   let stems = stemCache.get(chunk)
   if (stems === undefined) {
-    stems = analysedTerms([chunk.text, chunk.headingPath.join(" "), chunk.tags.join(" "), chunk.path].join("\n"))
+    const stored = storedStems.get(chunk)?.()
+    storedStems.delete(chunk)
+    if (stored === undefined) {
+      const sequence = analysedTerms(passageText(chunk))
+      stems = { distinct: new Set(sequence), sequence: () => sequence }
+    } else {
+      let sequence: ReadonlyArray<string> | undefined
+      stems = { distinct: new Set(stored), sequence: () => (sequence ??= analysedTerms(passageText(chunk))) }
+    }
     stemCache.set(chunk, stems)
   }
   return stems
@@ -110,11 +147,11 @@ export const containsSequence = (stems: ReadonlyArray<string>, tokens: ReadonlyA
 }
 
 /** Indices of the terms a passage contains. */
-export const coveredTerms = (stems: ReadonlyArray<string>, terms: ReadonlyArray<Term>): Set<number> => {
-  const set = new Set(stems)
+export const coveredTerms = (passage: PassageStems, terms: ReadonlyArray<Term>): Set<number> => {
   const covered = new Set<number>()
   terms.forEach((term, index) => {
-    if (term.tokens.length === 1 ? set.has(term.tokens[0]!) : containsSequence(stems, term.tokens)) covered.add(index)
+    const { tokens } = term
+    if (tokens.length === 1 ? passage.distinct.has(tokens[0]!) : tokens.length > 0 && tokens.every((token) => passage.distinct.has(token)) && containsSequence(passage.sequence(), tokens)) covered.add(index)
   })
   return covered
 }
