@@ -56,10 +56,6 @@ export const changesUnder = (options: { readonly root: string; readonly discover
     Effect.provide(IndexWriterLayer.layer.pipe(Layer.provide(Database.layer({ path: Database.defaultPath(options.root), readOnly: true }))))
   )
 
-/** How many files differ from the index, read-only. */
-export const countChanges = (root: string, discovery?: Partial<DiscoveryConfig>) =>
-  changesUnder({ root, ...(discovery === undefined ? {} : { discovery }) }).pipe(Effect.map(changedCount))
-
 /** The count under `root` against the index `writer` reads, by the repository's own discovery settings. */
 const countUnder = (root: string) =>
   Effect.gen(function*() {

@@ -1,11 +1,11 @@
 /**
  * How the one-shot commands that answer (`ask`, `search`, `lookup`) reach the index: refresh it
- * first (only what changed), or, with `--no-refresh`, open it for reading alone and count the files
- * it has not seen, so the answer says how stale it is.
+ * first (only what changed), or, with `--no-refresh`, open it for reading alone; the answer then
+ * counts the files it has not seen, so it says how stale it is.
  */
 import { Console, Effect, Layer, Option, Schema, Stdio, Stream } from "effect"
 import * as Embedded from "../../layers/Embedded.ts"
-import { countChanges, reportingChanges } from "../staleness.ts"
+import { reportingChanges } from "../staleness.ts"
 import type * as RepositoryConfig from "../repositoryConfig.ts"
 
 export class NoQuestion extends Schema.TaggedError<NoQuestion>()("NoQuestion", {}) {
@@ -37,13 +37,13 @@ export const answering = (root: string, noRefresh: boolean, config: RepositoryCo
       Effect.catchTag("IndexWriteError", (error) =>
         Effect.as(Console.error(`cairn: could not refresh the index (${error.message}); answering from the last committed build`), false))
     )
-    // Answering from the index as it is: say how many files it has not seen.
-    const filesChanged = refreshed ? 0 : yield* countChanges(root, config.discovery)
-    return reportingChanges(filesChanged).pipe(
-      Layer.provideMerge(Embedded.embedded({
-        root,
-        ...(refreshed ? {} : { readOnly: true }),
-        ...(config.retrieval === undefined ? {} : { config: config.retrieval })
-      }))
-    )
+    const index = Embedded.embedded({
+      root,
+      ...(refreshed ? {} : { readOnly: true }),
+      ...(config.retrieval === undefined ? {} : { config: config.retrieval })
+    })
+    // Refreshed, nothing has changed since. Answering from the index as it is, the answer counts the
+    // files it has not seen through the index it reads (staleness.ts `checkedReading`), on the
+    // connection it already holds.
+    return refreshed ? reportingChanges(0).pipe(Layer.provideMerge(index)) : index
   })
