@@ -64,7 +64,9 @@ export const movedSinceStamp = (file: string): boolean => {
 /** `PRAGMA quick_check`'s first findings, joined, or undefined when the file passes. */
 export const quickCheck = (db: DatabaseSync): string | undefined => {
   const rows = db.prepare("PRAGMA quick_check(3)").all() as Array<{ quick_check: unknown }>
-  const findings = rows.map((row) => String(row.quick_check)).filter((finding) => finding !== "ok")
+  // One finding can span lines ("*** in database main ***" above its cells): the detail is one line.
+  const findings = rows.flatMap((row) => String(row.quick_check).split(/\r?\n/)).map((line) => line.trim())
+    .filter((finding) => finding !== "" && finding !== "ok")
   return findings.length === 0 ? undefined : findings.join("; ")
 }
 
