@@ -38,6 +38,12 @@ describe("Porter", () => {
     assert.strictEqual(stem(`${"語".repeat(19)}tests`), `${"語".repeat(19)}test`)
   })
 
+  it("stem - a token whose last character ends no suffix passes through, one that does is still stemmed", () => {
+    for (const token of ["h12345", "relational2", "potato", "v8", "endings_"]) assert.strictEqual(stem(token), token)
+    assert.strictEqual(stem("relational"), "relat")
+    assert.strictEqual(stem("connections"), "connect")
+  })
+
   it("stem - passes a 50,000-letter token through unchanged", () => {
     const run = "a".repeat(50_000)
     assert.strictEqual(stem(run), run)

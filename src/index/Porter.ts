@@ -153,6 +153,15 @@ const encoder = new TextEncoder()
 const decoder = new TextDecoder()
 const ASCII_ONLY = /^[\x00-\x7f]*$/
 
+// Letters some rule's suffix ends with (s, d, g, y, l, i, r, n, m, e, c, t, u), as bits from `a`.
+const SUFFIX_ENDINGS = [..."sdgylirnmectu"].reduce((bits, letter) => bits | (1 << (letter.charCodeAt(0) - 97)), 0)
+
+/** No rule can fire on a token whose last letter ends no suffix: a number, an id, `h12345`. */
+const passesThrough = (token: string): boolean => {
+  const last = token.charCodeAt(token.length - 1) - 97
+  return last < 0 || last > 25 || (SUFFIX_ENDINGS & (1 << last)) === 0
+}
+
 /** Distinct tokens remembered before the memo starts over; bounds its memory. */
 const MAX_MEMOIZED_STEMS = 100_000
 // A vocabulary is small and every query, passage and conflict statement stems the same words again.
@@ -163,6 +172,8 @@ const memo = new Map<string, string>()
  * and constant time for tokens over 64 bytes, which pass through.
  */
 export const stem = (token: string): string => {
+  // Checked before the memo, so numbers and ids neither cost a lookup nor crowd out words.
+  if (passesThrough(token)) return token
   const known = memo.get(token)
   if (known !== undefined) return known
   const stemmed = stemUncached(token)
@@ -174,12 +185,15 @@ export const stem = (token: string): string => {
 const stemUncached = (token: string): string => {
   // Every UTF-16 unit is at least one UTF-8 byte, so a long string is a long token.
   if (token.length > MAX_TOKEN_BYTES) return token
-  const isAscii = ASCII_ONLY.test(token)
-  const bytes = isAscii ? ascii(token) : encoder.encode(token)
+  if (ASCII_ONLY.test(token)) {
+    if (token.length < MIN_TOKEN_BYTES) return token
+    const buffer = new Uint8Array(token.length + 4)
+    for (let i = 0; i < token.length; i++) buffer[i] = token.charCodeAt(i)
+    return String.fromCharCode(...buffer.subarray(0, stemBytes(buffer, token.length)))
+  }
+  const bytes = encoder.encode(token)
   if (bytes.length > MAX_TOKEN_BYTES || bytes.length < MIN_TOKEN_BYTES) return token
   const buffer = new Uint8Array(bytes.length + 4)
   buffer.set(bytes)
-  const n = stemBytes(buffer, bytes.length)
-  const out = buffer.subarray(0, n)
-  return isAscii ? String.fromCharCode(...out) : decoder.decode(out)
+  return decoder.decode(buffer.subarray(0, stemBytes(buffer, bytes.length)))
 }
