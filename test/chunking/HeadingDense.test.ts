@@ -40,7 +40,7 @@ describe("heading-dense Markdown", () => {
       "---", "# a YAML comment", "---", "Intro", "# One", "- a", "- b", "", "- c", "# Two", "```", "# not a heading", "```",
       "<!--", "# inside a comment", "-->", "Para", "## Three", "> quote", "Plain line", "still the paragraph"
     ]
-    assert.deepStrictEqual(blocks(lines).map((b) => [b.kind, b.startLine, b.endLine, b.depth]), [
+    assert.deepStrictEqual([...blocks(lines)].map((b) => [b.kind, b.startLine, b.endLine, b.depth]), [
       ["yaml", 1, 3, 0], ["paragraph", 4, 4, 0], ["heading", 5, 5, 1], ["list", 6, 9, 0], ["heading", 10, 10, 1],
       ["other", 11, 13, 0], ["other", 14, 16, 0], ["paragraph", 17, 17, 0], ["heading", 18, 18, 2], ["blockquote", 19, 21, 0]
     ])
@@ -48,7 +48,7 @@ describe("heading-dense Markdown", () => {
 
   it("blocks - a stretch after a heading that opens with --- is no frontmatter: a break, then a setext heading", () => {
     const lines = ["# One", "---", "text", "---", "More"]
-    assert.deepStrictEqual(blocks(lines).map((b) => [b.kind, b.startLine, b.endLine, b.depth]), [
+    assert.deepStrictEqual([...blocks(lines)].map((b) => [b.kind, b.startLine, b.endLine, b.depth]), [
       ["heading", 1, 1, 1], ["other", 2, 2, 0], ["heading", 3, 4, 2], ["paragraph", 5, 5, 0]
     ])
   })

@@ -47,6 +47,19 @@ const structure = unified().use(remarkParse).use(remarkFrontmatter, ["yaml"]).us
 const structureWithin = unified().use(remarkParse).use(blocksOnly)
 const inline = unified().use(remarkParse).use(remarkGfm)
 
+/** A document's lines by 0-based index: an array of them, or lines read from the text on demand. */
+export interface Lines {
+  readonly length: number
+  at(index: number): string | undefined
+}
+
+/** Lines `[from, to)`, each as `each` gives it, joined by `separator`. */
+export const joinLines = (lines: Lines, from: number, to: number, separator: string, each: (line: string) => string = (line) => line): string => {
+  const parts: Array<string> = []
+  for (let i = from; i < to; i++) parts.push(each(lines.at(i)!))
+  return parts.join(separator)
+}
+
 /** A block or heading, with 1-based inclusive lines. */
 export interface Block {
   readonly kind: "heading" | "yaml" | "list" | "blockquote" | "paragraph" | "other"
@@ -66,30 +79,90 @@ const KINDS: Readonly<Record<string, Block["kind"]>> = {
   paragraph: "paragraph"
 }
 
-const linesOf = (node: Nodes): readonly [number, number] => [node.position?.start.line ?? 1, node.position?.end.line ?? 1]
+const KIND_CODES: ReadonlyArray<Block["kind"]> = ["heading", "yaml", "list", "blockquote", "paragraph", "other"]
 
-const blockOf = (node: RootContent): Block => {
-  const [startLine, endLine] = linesOf(node)
-  const parts = node.type === "list" || node.type === "blockquote" ? node.children.map(linesOf) : []
-  return {
-    kind: Object.hasOwn(KINDS, node.type) ? KINDS[node.type]! : "other",
-    startLine,
-    endLine,
-    depth: node.type === "heading" ? node.depth : 0,
-    parts
+/**
+ * The blocks of a document in order, held as numbers: a heading-dense file has a block a line, and
+ * an object each (with its list of parts) cost more than ten times the file's bytes. A block read
+ * back is a fresh object the caller may let go.
+ */
+export class BlockList implements Iterable<Block> {
+  #codes = new Uint8Array(64)
+  #lines = new Int32Array(128)
+  // Block i's parts are #parts[2 * #partFrom[i] ..] up to block i + 1's first.
+  #partFrom = new Int32Array(65)
+  #parts = new Int32Array(16)
+  #partCount = 0
+  length = 0
+
+  push(kind: Block["kind"], startLine: number, endLine: number, depth: number, parts: ReadonlyArray<readonly [number, number]>): void {
+    if (this.length === this.#codes.length) {
+      this.#codes = grown(this.#codes, this.length * 2)
+      this.#lines = grown(this.#lines, this.length * 4)
+      this.#partFrom = grown(this.#partFrom, this.length * 2 + 1)
+    }
+    if ((this.#partCount + parts.length) * 2 > this.#parts.length) this.#parts = grown(this.#parts, Math.max(this.#parts.length * 2, (this.#partCount + parts.length) * 2))
+    for (const [first, last] of parts) {
+      this.#parts[2 * this.#partCount] = first
+      this.#parts[2 * this.#partCount + 1] = last
+      this.#partCount++
+    }
+    this.#codes[this.length] = KIND_CODES.indexOf(kind) * 8 + depth
+    this.#lines[2 * this.length] = startLine
+    this.#lines[2 * this.length + 1] = endLine
+    this.length++
+    this.#partFrom[this.length] = this.#partCount
+  }
+
+  at(index: number): Block {
+    const code = this.#codes[index]!
+    const parts: Array<readonly [number, number]> = []
+    for (let part = this.#partFrom[index]!; part < this.#partFrom[index + 1]!; part++) {
+      parts.push([this.#parts[2 * part]!, this.#parts[2 * part + 1]!])
+    }
+    return {
+      kind: KIND_CODES[code >> 3]!,
+      startLine: this.#lines[2 * index]!,
+      endLine: this.#lines[2 * index + 1]!,
+      depth: code & 7,
+      parts: parts.length === 0 ? NO_PARTS : parts
+    }
+  }
+
+  /** The first block `accept` takes, or undefined. */
+  find(accept: (block: Block) => boolean): Block | undefined {
+    for (const block of this) if (accept(block)) return block
+    return undefined
+  }
+
+  *[Symbol.iterator](): Iterator<Block> {
+    for (let index = 0; index < this.length; index++) yield this.at(index)
   }
 }
 
-// One empty list for every block read without the parser: a heading-dense file has one per line.
+const grown = <A extends Uint8Array | Int32Array>(array: A, length: number): A => {
+  const next = new (array.constructor as new (length: number) => A)(length)
+  next.set(array)
+  return next
+}
+
+// One empty list for every block without parts: a heading-dense file has one per line.
 const NO_PARTS: ReadonlyArray<readonly [number, number]> = []
 
-const shifted = (block: Block, offset: number): Block =>
-  offset === 0 ? block : {
-    ...block,
-    startLine: block.startLine + offset,
-    endLine: block.endLine + offset,
-    parts: block.parts.map(([first, last]) => [first + offset, last + offset] as const)
-  }
+const linesOf = (node: Nodes): readonly [number, number] => [node.position?.start.line ?? 1, node.position?.end.line ?? 1]
+
+/** A parsed block, its lines moved down by `offset`, onto the list. */
+const pushNode = (out: BlockList, node: RootContent, offset: number): void => {
+  const [startLine, endLine] = linesOf(node)
+  const parts = node.type === "list" || node.type === "blockquote" ? node.children.map(linesOf) : NO_PARTS
+  out.push(
+    Object.hasOwn(KINDS, node.type) ? KINDS[node.type]! : "other",
+    startLine + offset,
+    endLine + offset,
+    node.type === "heading" ? node.depth : 0,
+    offset === 0 ? parts : parts.map(([first, last]) => [first + offset, last + offset] as const)
+  )
+}
 
 // An ATX heading at the first column: it closes every open block, so what comes before and after
 // it parse alike whether together or apart (unless inside a fence, HTML or frontmatter).
@@ -101,21 +174,24 @@ const PLAIN = /^ {0,3}(?:\p{L}|\d+(?![\d.)]))[^|]*$/u
 const FENCE = /^ {0,3}(`{3,}|~{3,})/
 
 /** Lines `[from, to)` (0-based) parsed on their own, their line numbers those of the document. */
-const segment = (lines: ReadonlyArray<string>, from: number, to: number, out: Array<Block>): void => {
+const segment = (lines: Lines, from: number, to: number, out: BlockList): void => {
   let plain = true
-  for (let i = from; i < to && plain; i++) plain = BLANK.test(lines[i]!) || PLAIN.test(lines[i]!)
+  for (let i = from; i < to && plain; i++) {
+    const line = lines.at(i)!
+    plain = BLANK.test(line) || PLAIN.test(line)
+  }
   if (plain) {
     // Paragraphs between blank lines, as the parser would find them, without building its tree.
     for (let i = from; i < to; i++) {
-      if (BLANK.test(lines[i]!)) continue
+      if (BLANK.test(lines.at(i)!)) continue
       const start = i
-      while (i + 1 < to && !BLANK.test(lines[i + 1]!)) i++
-      out.push({ kind: "paragraph", startLine: start + 1, endLine: i + 1, depth: 0, parts: NO_PARTS })
+      while (i + 1 < to && !BLANK.test(lines.at(i + 1)!)) i++
+      out.push("paragraph", start + 1, i + 1, 0, NO_PARTS)
     }
     return
   }
-  const masked = lines.slice(from, to).map((line) => (line.length > MAX_PARSED_LINE ? line.slice(0, MAX_PARSED_LINE) : line)).join("\n")
-  for (const node of ((from === 0 ? structure : structureWithin).parse(masked) as Root).children) out.push(shifted(blockOf(node), from))
+  const masked = joinLines(lines, from, to, "\n", (line) => (line.length > MAX_PARSED_LINE ? line.slice(0, MAX_PARSED_LINE) : line))
+  for (const node of ((from === 0 ? structure : structureWithin).parse(masked) as Root).children) pushNode(out, node, from)
 }
 
 /**
@@ -125,20 +201,20 @@ const segment = (lines: ReadonlyArray<string>, from: number, to: number, out: Ar
  * each stretch between two is parsed on its own; a stretch of plain paragraphs is not parsed at all.
  * Inside a fenced code block, raw HTML or the frontmatter nothing is cut.
  */
-export const blocks = (lines: ReadonlyArray<string>): Array<Block> => {
-  const out: Array<Block> = []
+export const blocks = (lines: Lines): BlockList => {
+  const out = new BlockList()
   let start = 0
   let i = 0
   // Frontmatter (`---` on the first line to the next `---`): its `#` lines are YAML comments.
-  if (/^---\r?$/.test(lines[0] ?? "")) {
+  if (/^---\r?$/.test(lines.at(0) ?? "")) {
     i = 1
-    while (i < lines.length && !/^---\r?$/.test(lines[i]!)) i++
+    while (i < lines.length && !/^---\r?$/.test(lines.at(i)!)) i++
     i++
   }
   let fence: RegExp | undefined
   let html: RegExp | "blank" | undefined
   for (; i < lines.length; i++) {
-    const line = lines[i]!
+    const line = lines.at(i)!
     if (fence !== undefined) {
       if (fence.test(line)) fence = undefined
       continue
@@ -150,7 +226,7 @@ export const blocks = (lines: ReadonlyArray<string>): Array<Block> => {
     const atx = ATX.exec(line)
     if (atx !== null) {
       if (start < i) segment(lines, start, i, out)
-      out.push({ kind: "heading", startLine: i + 1, endLine: i + 1, depth: atx[1]!.length, parts: NO_PARTS })
+      out.push("heading", i + 1, i + 1, atx[1]!.length, NO_PARTS)
       start = i + 1
       continue
     }
@@ -185,10 +261,28 @@ export const headingText = (raw: string): string => {
   return plain(tree).replace(/\s+/g, " ").trim()
 }
 
+/**
+ * `headingText` remembering what the inline parser read, so that repeated headings (`Status`,
+ * `Example`) are parsed once. Headings without markup are read without the parser and not kept:
+ * a heading-dense file has a distinct heading a line.
+ */
+export const headingReader = (): (raw: string) => string => {
+  const read = new Map<string, string>()
+  return (raw) => {
+    if (!INLINE_MARKUP.test(raw)) return headingText(raw)
+    const known = read.get(raw)
+    if (known !== undefined) return known
+    const words = headingText(raw)
+    if (read.size >= 4_096) read.clear()
+    read.set(raw, words)
+    return words
+  }
+}
+
 /** The raw text of a heading block: an ATX line without its hashes, or a setext heading's lines. */
-export const rawHeading = (lines: ReadonlyArray<string>, block: Block): string => {
-  const first = lines[block.startLine - 1] ?? ""
+export const rawHeading = (lines: Lines, block: Block): string => {
+  const first = lines.at(block.startLine - 1) ?? ""
   const atx = /^ {0,3}#{1,6}(?=\s|$)/.exec(first)
   if (atx !== null && block.endLine === block.startLine) return first.slice(atx[0].length).replace(/\s+#+\s*$/, "")
-  return lines.slice(block.startLine - 1, block.endLine - 1).join(" ")
+  return joinLines(lines, block.startLine - 1, block.endLine - 1, " ")
 }

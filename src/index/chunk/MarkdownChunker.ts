@@ -12,9 +12,9 @@ import type { ChunkOptions } from "./ChunkOptions.ts"
 import { type Draft, headerLine } from "./Draft.ts"
 import { type Fields, readYaml, text as fieldText } from "./Frontmatter.ts"
 import { isLinkList } from "./LinkList.ts"
-import { type Block, blocks, headingText, rawHeading } from "./MarkdownBlocks.ts"
+import { type Block, blocks, headingReader, joinLines, rawHeading } from "./MarkdownBlocks.ts"
 import { pack, type Unit } from "./Packer.ts"
-import { lineIndex } from "../../discovery/Lines.ts"
+import { lineIndex, TextLines } from "../../discovery/Lines.ts"
 
 /** Longest title and heading shown in a header line, in UTF-16 code units. */
 export const MAX_TITLE_CHARS = 120
@@ -53,29 +53,29 @@ interface Section {
   readonly units: Array<Unit>
 }
 
-/** Offsets of the start of every line, and the line of an offset (discovery's lookup). */
-const lineTable = (source: string, lines: ReadonlyArray<string>) => {
-  const starts: Array<number> = []
-  let offset = 0
-  for (const line of lines) {
-    starts.push(offset)
-    offset += line.length + 1
-  }
-  return { starts, lineOf: lineIndex(source) }
+/** The longest path both `a` and `b` start with; `a` itself when `b` starts with all of it. */
+const commonPrefix = (a: ReadonlyArray<string>, b: ReadonlyArray<string>): ReadonlyArray<string> => {
+  let same = 0
+  while (same < a.length && same < b.length && a[same] === b[same]) same++
+  return same === a.length ? a : a.slice(0, same)
 }
 
-/** The longest path every one of `paths` starts with. */
-const commonPrefix = (paths: ReadonlyArray<ReadonlyArray<string>>): ReadonlyArray<string> => {
-  const first = paths[0] ?? []
-  let length = first.length
-  for (const path of paths) {
-    let same = 0
-    while (same < length && same < path.length && path[same] === first[same]) same++
-    length = same
-  }
-  return first.slice(0, length)
+/**
+ * A tiny section as it stands in a merged chunk: its heading line, then its body.
+ */
+interface Member {
+  readonly section: Section
+  readonly pieces: ReadonlyArray<{ readonly start: number; readonly end: number; readonly text: string }>
+  readonly text: string
+  readonly lineEnd: number
+  readonly tokens: number
 }
 
+/**
+ * The file is read in one pass, section by section, and only a section, a short run of tiny ones
+ * and the chunk being filled are held: a heading-dense file's memory is then the blocks' numbers,
+ * its lines and its chunks.
+ */
 export const chunkMarkdown = (
   path: string,
   text: string,
@@ -83,34 +83,29 @@ export const chunkMarkdown = (
   options: ChunkOptions
 ): MarkdownNote => {
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
-  const lines = source.split("\n")
-  const { starts, lineOf } = lineTable(source, lines)
+  const lines = new TextLines(source)
+  const starts = lines.starts
+  const lineOf = lineIndex(source, starts)
   const span = (first: number, last: number): { start: number; end: number } => {
-    const line = lines[last - 1]!
+    const line = lines.at(last - 1)!
     return { start: starts[first - 1]!, end: starts[last - 1]! + line.length - (line.endsWith("\r") ? 1 : 0) }
   }
   const all = blocks(lines)
-  const yaml = all[0]?.kind === "yaml" ? all[0] : undefined
-  const own = yaml === undefined ? {} : readYaml(lines.slice(yaml.startLine, yaml.endLine - 1).join("\n"))
+  const opening = all.length > 0 ? all.at(0) : undefined
+  const yaml = opening?.kind === "yaml" ? opening : undefined
+  const own = yaml === undefined ? {} : readYaml(joinLines(lines, yaml.startLine, yaml.endLine - 1, "\n"))
   const fields: Fields = { ...defaults, ...own }
 
-  const headings = new Map<Block, string>()
-  // Repeated headings (`Status`, `Example`) are read once.
-  const read = new Map<string, string>()
-  for (const block of all) {
-    if (block.kind !== "heading") continue
-    const raw = rawHeading(lines, block)
-    const words = read.get(raw) ?? headingText(raw)
-    read.set(raw, words)
-    headings.set(block, words)
-  }
+  const readHeading = headingReader()
+  const headingOf = (block: Block) => readHeading(rawHeading(lines, block))
   const declared = fieldText(fields, "title")
   // The same rule as discovery's document title, so a note reads the same in the snapshot and the index.
   const titleBlock = declared !== undefined
     ? undefined
     : (all.find((block) => block.kind === "heading" && block.depth === 1) ??
       all.find((block) => block.kind === "heading" && block.depth <= 3))
-  const title = declared ?? (titleBlock === undefined ? undefined : headings.get(titleBlock)) ??
+  const titleLine = titleBlock?.startLine
+  const title = declared ?? (titleBlock === undefined ? undefined : headingOf(titleBlock)) ??
     basename(path).replace(/\.[^.]+$/, "")
 
   const unitOf = (block: Block): Unit => {
@@ -118,9 +113,9 @@ export const chunkMarkdown = (
     if (block.parts.length > 1) {
       return { ...whole, children: () => block.parts.map(([first, last]) => span(first, last)) }
     }
-    const second = lines[block.startLine]
+    const second = lines.at(block.startLine)
     if (block.kind === "paragraph" && block.endLine > block.startLine + 1 && second !== undefined &&
-      DELIMITER_ROW.test(second) && (lines[block.startLine - 1]!.includes("|") || second.includes("|"))) {
+      DELIMITER_ROW.test(second) && (lines.at(block.startLine - 1)!.includes("|") || second.includes("|"))) {
       const header = source.slice(whole.start, span(block.startLine + 1, block.startLine + 1).end)
       const rows = (): Array<Unit> => {
         const out: Array<Unit> = []
@@ -131,30 +126,6 @@ export const chunkMarkdown = (
     }
     return whole
   }
-
-  const regions = generatedRegions(source)
-  const sections: Array<Section> = []
-  const stack: Array<{ readonly depth: number; readonly text: string; readonly inPath: boolean }> = []
-  let current: Section = { headingLine: undefined, path: [], relations: false, units: [] }
-  for (const block of all) {
-    if (block === yaml || isInside(regions, block.startLine)) continue
-    if (block.kind !== "heading") {
-      current.units.push(unitOf(block))
-      continue
-    }
-    sections.push(current)
-    while (stack.length > 0 && stack[stack.length - 1]!.depth >= block.depth) stack.pop()
-    const heading = headings.get(block)!
-    stack.push({ depth: block.depth, text: heading, inPath: block !== titleBlock })
-    current = {
-      headingLine: block.startLine,
-      path: stack.filter((entry) => entry.inPath).map((entry) => entry.text),
-      relations: RELATIONS.test(heading),
-      // A heading too long for the header line is kept whole in the body instead.
-      units: heading.length > MAX_HEADING_CHARS && block !== titleBlock ? [span(block.startLine, block.endLine)] : []
-    }
-  }
-  sections.push(current)
 
   const drafts: Array<Draft> = []
   const headerOf = (path: ReadonlyArray<string>) => headerLine(title, path, MAX_TITLE_CHARS, MAX_HEADING_CHARS)
@@ -173,66 +144,105 @@ export const chunkMarkdown = (
       })
     })
   }
-  /** A tiny section as it stands in a merged chunk: its heading line, then its body. */
-  interface Member {
-    readonly section: Section
-    readonly pieces: ReadonlyArray<{ readonly start: number; readonly end: number; readonly text: string }>
-    readonly text: string
-    readonly lineEnd: number
-    readonly tokens: number
-  }
-  const merged = (members: ReadonlyArray<Member>) => {
-    const path = commonPrefix(members.map((member) => member.section.path))
-    const body = members.map((member) => member.text).join("\n\n")
+
+  // A run of consecutive tiny sections: short, each keeps its chunk; long, they share chunks up to
+  // the target. The first MIN_MERGED_RUN are held until the run proves long; from then on each
+  // joins the chunk being filled, whose header is its members' common heading path.
+  let run: Array<Member> = []
+  let merging = false
+  let group: Array<Member> = []
+  let groupTokens = 0
+  let groupPath: ReadonlyArray<string> = []
+  let groupBudget = 0
+  const flush = () => {
+    const body = group.map((member) => member.text).join("\n\n")
     drafts.push({
-      headingPath: path,
+      headingPath: groupPath,
       symbols: [],
       body,
-      text: `${headerOf(path)}\n${body}`,
-      lineStart: members[0]!.section.headingLine!,
-      lineEnd: members[members.length - 1]!.lineEnd,
-      isLinkList: isLinkList(body, members.every((member) => member.section.relations))
+      text: `${headerOf(groupPath)}\n${body}`,
+      lineStart: group[0]!.section.headingLine!,
+      lineEnd: group[group.length - 1]!.lineEnd,
+      isLinkList: isLinkList(body, group.every((member) => member.section.relations))
     })
+    group = []
+    groupTokens = 0
   }
-  // A run of consecutive tiny sections: short, each keeps its chunk; long, they share chunks up to the target.
-  let run: Array<Member> = []
-  const settle = () => {
-    if (run.length < MIN_MERGED_RUN) {
-      // A heading with no body of its own gives no chunk here: it names the sections below it.
-      for (const member of run) if (member.pieces.length > 0) emit(member.section, member.pieces)
-    } else {
-      let group: Array<Member> = []
-      let tokens = 0
-      const budget = budgetOf(headerOf(commonPrefix(run.map((member) => member.section.path))))
-      for (const member of run) {
-        if (group.length > 0 && tokens + member.tokens > budget) {
-          merged(group)
-          group = []
-          tokens = 0
-        }
+  const fill = (member: Member) => {
+    if (group.length > 0) {
+      const path = commonPrefix(groupPath, member.section.path)
+      const budget = path === groupPath ? groupBudget : budgetOf(headerOf(path))
+      if (groupTokens + member.tokens <= budget) {
         group.push(member)
-        tokens += member.tokens
+        groupTokens += member.tokens
+        groupPath = path
+        groupBudget = budget
+        return
       }
-      if (group.length > 0) merged(group)
+      flush()
     }
+    group.push(member)
+    groupTokens = member.tokens
+    groupPath = member.section.path
+    groupBudget = budgetOf(headerOf(groupPath))
+  }
+  const join = (member: Member) => {
+    if (merging) return fill(member)
+    run.push(member)
+    if (run.length < MIN_MERGED_RUN) return
+    merging = true
+    for (const held of run) fill(held)
     run = []
   }
-  for (const section of sections) {
+  const settle = () => {
+    if (merging) {
+      if (group.length > 0) flush()
+      merging = false
+    }
+    // A heading with no body of its own gives no chunk here: it names the sections below it.
+    for (const member of run) if (member.pieces.length > 0) emit(member.section, member.pieces)
+    run = []
+  }
+  const take = (section: Section) => {
     // Text before any heading that is only blank, or a generated region: nothing to chunk.
-    if (section.units.length === 0 && section.headingLine === undefined) continue
+    if (section.units.length === 0 && section.headingLine === undefined) return
     const pieces = section.units.length === 0 ? [] : pack(source, section.units, budgetOf(headerOf(section.path)), options.count)
     const bodyTokens = pieces.length === 0 ? 0 : options.count(pieces[0]!.text)
     if (pieces.length > 1 || bodyTokens >= TINY_SECTION_TOKENS || section.headingLine === undefined) {
       settle()
       emit(section, pieces)
-      continue
+      return
     }
-    const heading = lines[section.headingLine - 1]!.replace(/\r$/, "")
+    const heading = lines.at(section.headingLine - 1)!.replace(/\r$/, "")
     // A heading too long for a header line is already the body's first unit.
     const text = pieces.length === 0 ? heading : pieces[0]!.start === starts[section.headingLine - 1] ? pieces[0]!.text : `${heading}\n\n${pieces[0]!.text}`
     const lineEnd = pieces.length === 0 ? section.headingLine : lineOf(pieces[0]!.end - 1)
-    run.push({ section, pieces, text, lineEnd, tokens: options.count(heading) + bodyTokens + 1 })
+    join({ section, pieces, text, lineEnd, tokens: options.count(heading) + bodyTokens + 1 })
   }
+
+  const regions = generatedRegions(source)
+  const stack: Array<{ readonly depth: number; readonly text: string; readonly inPath: boolean }> = []
+  let current: Section = { headingLine: undefined, path: [], relations: false, units: [] }
+  for (const block of all) {
+    if ((yaml !== undefined && block.startLine === yaml.startLine) || isInside(regions, block.startLine)) continue
+    if (block.kind !== "heading") {
+      current.units.push(unitOf(block))
+      continue
+    }
+    take(current)
+    while (stack.length > 0 && stack[stack.length - 1]!.depth >= block.depth) stack.pop()
+    const heading = headingOf(block)
+    const isTitle = block.startLine === titleLine
+    stack.push({ depth: block.depth, text: heading, inPath: !isTitle })
+    current = {
+      headingLine: block.startLine,
+      path: stack.filter((entry) => entry.inPath).map((entry) => entry.text),
+      relations: RELATIONS.test(heading),
+      // A heading too long for the header line is kept whole in the body instead.
+      units: heading.length > MAX_HEADING_CHARS && !isTitle ? [span(block.startLine, block.endLine)] : []
+    }
+  }
+  take(current)
   settle()
   return { title, fields, drafts }
 }
