@@ -35,6 +35,17 @@ describe("heading-dense Markdown", () => {
     assert.deepStrictEqual(chunk(`# Doc\n\n${sections(3)}`).drafts.map((draft) => draft.headingPath), [["Section 0"], ["Section 1"], ["Section 2"]])
   })
 
+  it("chunkMarkdown - a merged chunk fits the target with its own header, which may be longer than the run's", () => {
+    // One run of tiny sections under two chains of long parents: the run's common path is empty,
+    // a chunk's is a chain of three headings of 80 characters.
+    const parents = (name: string) => [2, 3, 4].map((depth) => `${"#".repeat(depth)} ${name} ${depth} ${"long heading ".repeat(6)}`.slice(0, depth + 81))
+    const children = (from: number) => Array.from({ length: 100 }, (_, i) => `##### Item ${from + i}\n\nTiny ${from + i}.`)
+    const text = ["# Title", ...parents("First"), ...children(0), ...parents("Second"), ...children(100)].join("\n\n") + "\n"
+    const note = chunk(text)
+    assert.isTrue(note.drafts.some((draft) => draft.headingPath.length === 3), "chunks headed by their parents")
+    for (const draft of note.drafts) assert.isAtMost(count(draft.text), defaults.targetTokens, draft.text.slice(0, 120))
+  })
+
   it("blocks - cut at first-column headings, the blocks are those of one parse, fences and HTML left whole", () => {
     const lines = [
       "---", "# a YAML comment", "---", "Intro", "# One", "- a", "- b", "", "- c", "# Two", "```", "# not a heading", "```",
