@@ -318,9 +318,11 @@ const collect = (
       }
       case "heading":
         if (node.depth <= 3) {
-          const heading = { depth: node.depth, text: textOf(node).trim(), line: lineOf(node) }
-          if (heading.depth === 1) firstTopHeading ??= heading.text
-          if (headingCount++ < MAX_HEADINGS) headings.push(heading)
+          const text = textOf(node).trim()
+          if (node.depth === 1) firstTopHeading ??= text
+          // Only a listed heading gets its object: the first thousand all live, and V8 would then
+          // allocate every later one straight into the old generation, to linger there as garbage.
+          if (headingCount++ < MAX_HEADINGS) headings.push({ depth: node.depth, text, line: lineOf(node) })
         }
         break
       case "paragraph":
