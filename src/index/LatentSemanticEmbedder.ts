@@ -187,6 +187,13 @@ const fromBase64 = (text: string): Float32Array => {
 
 const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 
+/** `array` copied into one twice its length. */
+const grown = (array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> => {
+  const next = new Int32Array(array.length * 2)
+  next.set(array)
+  return next
+}
+
 /** A text's vocabulary rows, ascending, with `(1 + ln tf)` for each; valid until the next call. */
 interface TermWeights {
   readonly size: number
@@ -260,26 +267,58 @@ export const analyse = terms
  */
 export const train = (texts: ReadonlyArray<string>, overrides: Partial<LsaOptions> = {}): LsaModel => {
   const options = { ...defaultLsaOptions, ...overrides }
-  // Stems are memoised by the stemmer itself, so analysing the same words again is cheap.
-  const documents = [...texts].sort(byCodeUnit).map(analyse)
-  const df = new Map<string, number>()
-  for (const doc of documents) for (const term of new Set(doc)) df.set(term, (df.get(term) ?? 0) + 1)
-  const vocabulary = [...df]
-    .filter(([, n]) => n >= options.minDocumentFrequency)
-    .sort((a, b) => (b[1] - a[1]) || byCodeUnit(a[0], b[0]))
+  // Each document is held as term ids, not strings: every occurrence of a word is a string of its
+  // own, and a corpus's terms held as strings cost several times its text.
+  const ids = new Map<string, number>()
+  // Document frequency and the last document counted, by term id; typed, as a term may occur once.
+  let df = new Int32Array(1_024)
+  let lastDocument = new Int32Array(1_024)
+  const documents = [...texts].sort(byCodeUnit).map((text, r) => {
+    const terms = analyse(text)
+    const doc = new Int32Array(terms.length)
+    for (let i = 0; i < terms.length; i++) {
+      let id = ids.get(terms[i]!)
+      if (id === undefined) {
+        id = ids.size
+        ids.set(terms[i]!, id)
+        if (id === df.length) {
+          df = grown(df)
+          lastDocument = grown(lastDocument)
+        }
+        lastDocument[id] = -1
+      }
+      if (lastDocument[id] !== r) {
+        lastDocument[id] = r
+        df[id]!++
+      }
+      doc[i] = id
+    }
+    return doc
+  })
+  const kept: Array<{ readonly term: string; readonly id: number }> = []
+  ids.forEach((id, term) => {
+    if (df[id]! >= options.minDocumentFrequency) kept.push({ term, id })
+  })
+  const chosen = kept
+    .sort((a, b) => (df[b.id]! - df[a.id]!) || byCodeUnit(a.term, b.term))
     .slice(0, options.maxVocabulary)
-    .map(([term]) => term)
-    .sort(byCodeUnit)
+    .sort((a, b) => byCodeUnit(a.term, b.term))
+  const vocabulary = chosen.map(({ term }) => term)
   const index = new Map(vocabulary.map((term, row) => [term, row] as const))
+  const rowOfId = new Int32Array(ids.size).fill(-1)
+  chosen.forEach(({ id }, row) => {
+    rowOfId[id] = row
+  })
   const n = documents.length
-  const idf = vocabulary.map((term) => Math.log((1 + n) / (1 + df.get(term)!)) + 1)
+  const idf = chosen.map(({ id }) => Math.log((1 + n) / (1 + df[id]!)) + 1)
 
   const rowStart = new Int32Array(n + 1)
   const colIndex: Array<number> = []
   const values: Array<number> = []
   const weigh = termWeigher(index)
   documents.forEach((doc, r) => {
-    const { size, rows, weights } = weigh.terms(doc)
+    for (let i = 0; i < doc.length; i++) doc[i] = rowOfId[doc[i]!]!
+    const { size, rows, weights } = weigh.rows(doc)
     let sum = 0
     for (let i = 0; i < size; i++) {
       weights[i] = weights[i]! * idf[rows[i]!]!
