@@ -1,10 +1,12 @@
 /**
  * bench:dense — heading-dense Markdown (issue 20, finding 7): 100,000 one-line headings (889 KB)
- * and 50,000 short sections (1.8 MB). Each measurement runs in a process of its own with a 1 MB
- * semi-space, so the peak is that step's: discovery's analyzer alone, the chunker alone, and a
- * whole index of a repository holding the file, against the same index without it. Peak heap is
- * the largest heap in use before any garbage collection (v8.GCProfiler); RSS is the process's peak.
- * The 1.8 MB file is over discovery's bound of 1 MiB a file, so its index step measures the skip.
+ * and 50,000 short sections (1.8 MB), beside 10,000 paragraphs of prose (830 KB) for what a file of
+ * that size costs anyway. Each measurement runs in a process of its own with a 1 MB semi-space, so
+ * the peak is that step's: discovery's analyzer alone, the chunker alone, and a whole index of a
+ * repository holding the file, against the same index without it. Peak heap is the largest heap in
+ * use before any garbage collection (v8.GCProfiler); RSS is the process's peak. Each figure is the
+ * median of three processes, since when V8 collects moves a single peak by megabytes. The 1.8 MB
+ * file is over discovery's bound of 1 MiB a file, so its index step measures the skip.
  *
  *   npm run bench:dense
  */
@@ -22,6 +24,8 @@ import { indexLayer, indexRepository } from "../pipelines/indexRepository.ts"
 
 const INPUTS: Record<string, () => string> = {
   none: () => "",
+  prose: () =>
+    Array.from({ length: 10_000 }, (_, i) => `Paragraph ${i} of ordinary prose, which speaks of indexing ${i % 97} files and ${i % 13} chunks.`).join("\n\n") + "\n",
   headings: () => Array.from({ length: 100_000 }, (_, i) => `# h${i}`).join("\n") + "\n",
   sections: () => Array.from({ length: 50_000 }, (_, i) => `## Section ${i}\n\nShort body ${i}.\n`).join("\n")
 }
@@ -57,10 +61,31 @@ const child = async (input: string, step: string) => {
   }
 }
 
-const spawnStep = (input: string, step: string) => {
+interface Figures {
+  readonly bytes: number
+  readonly heap: number
+  readonly millis: number
+  readonly rss: number
+}
+
+const spawnOnce = (input: string, step: string): Figures => {
   const done = spawnSync(process.execPath, ["--max-semi-space-size=1", import.meta.filename, "--child", input, step], { encoding: "utf8" })
   if (done.status !== 0) throw new Error(`${input} ${step} failed:\n${done.stderr.slice(-2000)}`)
-  return JSON.parse(done.stdout.trim().split("\n").at(-1)!) as { bytes: number; heap: number; millis: number; rss: number }
+  return JSON.parse(done.stdout.trim().split("\n").at(-1)!) as Figures
+}
+
+const RUNS = 3
+const median = (values: ReadonlyArray<number>) => [...values].sort((a, b) => a - b)[values.length >> 1]!
+
+/** Each figure the median of its own over RUNS processes. */
+const spawnStep = (input: string, step: string): Figures => {
+  const runs = Array.from({ length: RUNS }, () => spawnOnce(input, step))
+  return {
+    bytes: runs[0]!.bytes,
+    heap: median(runs.map((run) => run.heap)),
+    millis: median(runs.map((run) => run.millis)),
+    rss: median(runs.map((run) => run.rss))
+  }
 }
 
 const mb = (bytes: number) => (bytes / 1e6).toFixed(1)
@@ -68,8 +93,8 @@ const mb = (bytes: number) => (bytes / 1e6).toFixed(1)
 if (process.argv[2] === "--child") await child(process.argv[3]!, process.argv[4]!)
 else {
   const baseline = spawnStep("none", "index")
-  console.log(`index without the file: ${baseline.millis.toFixed(0)} ms, peak heap ${mb(baseline.heap)} MB, peak RSS ${mb(baseline.rss)} MB`)
-  for (const input of ["headings", "sections"]) {
+  console.log(`index without the file: ${baseline.millis.toFixed(0)} ms, peak heap ${mb(baseline.heap)} MB, peak RSS ${mb(baseline.rss)} MB (medians of ${RUNS})`)
+  for (const input of ["prose", "headings", "sections"]) {
     for (const step of ["analyze", "chunk", "index"]) {
       const got = spawnStep(input, step)
       const heap = step === "index" ? got.heap - baseline.heap : got.heap
