@@ -103,6 +103,29 @@ describe("Database", () => {
       })
     }))
 
+  it.effect("open - a version-5 file's vector space is rebuilt with terms_version before the model, its row kept", () =>
+    Effect.gen(function*() {
+      const path = NodePath.join(yield* tempDir, "index.sqlite")
+      const old = new DatabaseSync(path)
+      for (const step of MIGRATIONS.slice(0, 5)) step(old)
+      old.exec(`PRAGMA application_id = ${APPLICATION_ID}; PRAGMA user_version = 5`)
+      old.prepare("INSERT INTO vector_space (key, model_id, embedding_version, dimension, model, terms_version) VALUES (1, 'm', 'v', 3, ?, 'v')")
+        .run("x".repeat(200_000))
+      old.close()
+      const columns = (db: DatabaseSync) => (db.prepare("SELECT name FROM pragma_table_info('vector_space')").all() as Array<{ name: string }>).map((row) => row.name)
+      const { connection } = yield* Database.open({ path })
+      assert.strictEqual(pragma(connection, "user_version"), SCHEMA_VERSION)
+      // A column past the model is reached by walking the model's overflow pages on every read.
+      assert.deepStrictEqual(columns(connection), ["key", "model_id", "embedding_version", "dimension", "terms_version", "model"])
+      assert.deepStrictEqual({ ...connection.prepare("SELECT model_id, embedding_version, dimension, terms_version, length(model) AS bytes FROM vector_space").get() }, {
+        model_id: "m",
+        embedding_version: "v",
+        dimension: 3,
+        terms_version: "v",
+        bytes: 200_000
+      })
+    }))
+
   it.effect("open - refuses what is not a cairn index: another application's database, another application id, bytes that are no database", () =>
     Effect.gen(function*() {
       const dir = yield* tempDir
