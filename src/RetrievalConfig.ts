@@ -71,6 +71,8 @@ export const RetrievalConfigSchema = Schema.Struct({
   // Score adjustment (stage 7)
   /** Share of stage 1's type weight applied: `1 + strength × (w - 1)`. */
   typeWeightStrength: Unit,
+  /** Weight of a test, fixture or benchmark file's passage (testFiles.ts), unless the question asks about tests; 1 switches it off. */
+  testFileWeight: Unit,
   /** How far the query's recency bias shortens half-lives; 1 halves them at full bias. */
   recencyBiasStrength: NonNegative,
   /** Freshness half-life per note type, in days. */
@@ -194,6 +196,7 @@ export const defaults: RetrievalConfigShape = {
   rerankLimit: 12,
 
   typeWeightStrength: 0.35,
+  testFileWeight: 0.5,
   recencyBiasStrength: 1,
   halfLifeDays: { convention: 365, decision: 180, reference: 180, state: 14, note: 90, code: 365 },
   freshnessFloor: 0.9,

@@ -54,6 +54,23 @@ describe("adjust", () => {
     assert.closeTo(decision!.components.typeWeight, 1 + 0.35 * (why.typeWeights.decision - 1), 1e-12)
   })
 
+  it("a test, fixture or bench file's type weight is scaled by testFileWeight, unless the question asks about tests", () => {
+    const at = (path: string) => make({ id: `${path}#0`, noteType: "code", chunk: { path, noteId: path } })
+    const files = ["src/retrieval/adjust.ts", "src/retrieval/adjust.test.ts", "layers/reference/fixtures/SoftwareNotes.ts", "bench/dense.bench.ts", "test/chunking/HeadingDense.test.ts"]
+    const weights = (query: string, overrides: Partial<typeof config> = {}) =>
+      adjust(files.map(at), context({ query, config: { ...config, ...overrides } }))
+        .map((c) => [c.chunk.path, c.components.typeWeight] as const)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+    const plain = Object.fromEntries(weights("where is the score adjusted?"))
+    assert.strictEqual(plain["src/retrieval/adjust.ts"], 1)
+    for (const path of files.slice(1)) assert.strictEqual(plain[path], config.testFileWeight, path)
+    assert.isBelow(config.testFileWeight, 1)
+    // Asked about tests, or switched off, every file weighs the same.
+    for (const [query, overrides] of [["which test covers the score adjustment?", {}], ["where is the score adjusted?", { testFileWeight: 1 }]] as const) {
+      for (const [, weight] of weights(query, overrides)) assert.strictEqual(weight, 1, query)
+    }
+  })
+
   it("note support is over the note's own chunk count, and falls back to the count form as a whole list", () => {
     const list = [make({ id: "a.md#0" }), make({ id: "a.md#1" }), make({ id: "b.md#0" })].map((c) => ({ ...c, chunk: { ...c.chunk, noteId: c.chunk.id.split("#")[0]! } }))
     const counts = new Map([["a.md", 4], ["b.md", 1]])

@@ -3,7 +3,8 @@
  * question, each bounded, each recorded as a component so `score = base × every component` still
  * holds, then a re-sort and the cut to `rerankLimit`.
  *
- * - typeWeight: stage 1's weight for the note type, damped: `1 + typeWeightStrength × (w - 1)`.
+ * - typeWeight: stage 1's weight for the note type, damped: `1 + typeWeightStrength × (w - 1)`, times
+ *   `testFileWeight` for a test, fixture or benchmark file when the question is not about tests.
  * - noteSupport: `supportFloor + (1 - floor) × (this note's candidates / its chunk count)`; the whole
  *   list falls back to the count form (over the best-supported note) when any count is missing.
  * - termCoverage / noteCoverage: the query's named terms (terms.ts) found in this passage, and in
@@ -30,6 +31,7 @@ import type { NoteEdge } from "../ports/GraphStore.ts"
 import type { RetrievalConfigShape } from "../RetrievalConfig.ts"
 import type { Intent } from "./intent.ts"
 import { NEVER_FOLLOWED } from "./expand.ts"
+import { asksAboutTests, isTestPath } from "./testFiles.ts"
 import { coveredTerms, foldedStopwords, passageStems, queryTerms, type Term } from "./terms.ts"
 
 const DAY_MS = 86_400_000
@@ -109,6 +111,7 @@ export const adjust = (candidates: ReadonlyArray<Candidate.Candidate>, context: 
   }
   const consensusCap = Number.isFinite(config.linkConsensusCap) && config.linkConsensusCap >= 1 ? config.linkConsensusCap : undefined
 
+  const weighTests = config.testFileWeight !== 1 && !asksAboutTests(context.query)
   const own = candidates.map((c, i): ScoreComponents => {
     const chunk = c.chunk
     const notes = perNote.get(chunk.noteId) ?? 1
@@ -121,7 +124,8 @@ export const adjust = (candidates: ReadonlyArray<Candidate.Candidate>, context: 
     const age = ageInDays(chunk.provenance.createdAt, now)
     return {
       ...c.components,
-      typeWeight: 1 + config.typeWeightStrength * (intent.typeWeights[chunk.noteType] - 1),
+      typeWeight: (1 + config.typeWeightStrength * (intent.typeWeights[chunk.noteType] - 1)) *
+        (weighTests && isTestPath(chunk.path) ? config.testFileWeight : 1),
       noteSupport: floored(config.supportFloor, support),
       termCoverage: floored(config.coverageFloor, coverage),
       noteCoverage: floored(config.noteCoverageFloor, noteCoverage),
