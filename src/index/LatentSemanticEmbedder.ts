@@ -15,6 +15,7 @@ import type { TextEncoderModel } from "./HashingEmbedder.ts"
 import { stem } from "./Porter.ts"
 import type { SparseRows } from "./RandomizedSvd.ts"
 import { truncatedSvd } from "./RandomizedSvd.ts"
+import { termTable } from "./TermTable.ts"
 import { terms } from "./Tokenizer.ts"
 
 export interface LsaOptions {
@@ -268,44 +269,36 @@ export const analyse = terms
 export const train = (texts: ReadonlyArray<string>, overrides: Partial<LsaOptions> = {}): LsaModel => {
   const options = { ...defaultLsaOptions, ...overrides }
   // Each document is held as term ids, not strings: every occurrence of a word is a string of its
-  // own, and a corpus's terms held as strings cost several times its text.
-  const ids = new Map<string, number>()
-  // Document frequency and the last document counted, by term id; typed, as a term may occur once.
+  // own, and a corpus's terms held as strings cost several times its text. The distinct terms are
+  // held in typed arrays too, and only those kept become strings again.
+  const ids = termTable()
+  // Document frequency by term id, typed, as a term may occur once; a document's distinct terms are
+  // found by sorting a copy of its ids, which needs no per-term record of the last document.
   let df = new Int32Array(1_024)
-  let lastDocument = new Int32Array(1_024)
-  const documents = [...texts].sort(byCodeUnit).map((text, r) => {
+  let sorted = new Int32Array(1_024)
+  const documents = [...texts].sort(byCodeUnit).map((text) => {
     const terms = analyse(text)
     const doc = new Int32Array(terms.length)
-    for (let i = 0; i < terms.length; i++) {
-      let id = ids.get(terms[i]!)
-      if (id === undefined) {
-        id = ids.size
-        ids.set(terms[i]!, id)
-        if (id === df.length) {
-          df = grown(df)
-          lastDocument = grown(lastDocument)
-        }
-        lastDocument[id] = -1
-      }
-      if (lastDocument[id] !== r) {
-        lastDocument[id] = r
-        df[id]!++
-      }
-      doc[i] = id
-    }
+    for (let i = 0; i < terms.length; i++) doc[i] = ids.idOf(terms[i]!)
+    while (df.length < ids.size()) df = grown(df)
+    while (sorted.length < doc.length) sorted = grown(sorted)
+    const view = sorted.subarray(0, doc.length)
+    view.set(doc)
+    view.sort()
+    for (let i = 0; i < view.length; i++) if (i === 0 || view[i] !== view[i - 1]) df[view[i]!]!++
     return doc
   })
   const kept: Array<{ readonly term: string; readonly id: number }> = []
-  ids.forEach((id, term) => {
-    if (df[id]! >= options.minDocumentFrequency) kept.push({ term, id })
-  })
+  for (let id = 0; id < ids.size(); id++) {
+    if (df[id]! >= options.minDocumentFrequency) kept.push({ term: ids.termOf(id), id })
+  }
   const chosen = kept
     .sort((a, b) => (df[b.id]! - df[a.id]!) || byCodeUnit(a.term, b.term))
     .slice(0, options.maxVocabulary)
     .sort((a, b) => byCodeUnit(a.term, b.term))
   const vocabulary = chosen.map(({ term }) => term)
   const index = new Map(vocabulary.map((term, row) => [term, row] as const))
-  const rowOfId = new Int32Array(ids.size).fill(-1)
+  const rowOfId = new Int32Array(ids.size()).fill(-1)
   chosen.forEach(({ id }, row) => {
     rowOfId[id] = row
   })
