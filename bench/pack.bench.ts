@@ -10,7 +10,7 @@ import { join, relative } from "node:path"
 import { performance } from "node:perf_hooks"
 import * as RetrievalConfig from "../src/RetrievalConfig.ts"
 import { makePack } from "../src/retrieval/pack.ts"
-import { bounded } from "../src/retrieval/tokens.ts"
+import { bounded } from "../src/text/TokenCount.ts"
 import * as Bpe from "../layers/tokens/TokenCounterBpe.ts"
 import * as Js from "../layers/tokens/TokenCounterJs.ts"
 import * as Wasm from "../layers/tokens/TokenCounterWasm.ts"
@@ -131,7 +131,7 @@ for (const [name, exact] of exactEncoders) {
 // pays before its first count. The process's own start and the modules every layer shares (effect,
 // the guard) are excluded.
 const startScript = (module: string) =>
-  `await import("effect"); await import(${JSON.stringify(join(root, "src", "retrieval", "tokens.ts"))}); ` +
+  `await import("effect"); await import(${JSON.stringify(join(root, "src", "text", "TokenCount.ts"))}); ` +
   `const t = performance.now(); const m = await import(${JSON.stringify(module)}); m.counter.count("hello world"); ` +
   `console.log(performance.now() - t)`
 console.log("")

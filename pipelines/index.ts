@@ -46,7 +46,7 @@ export { VectorIndexError } from "../src/ports/VectorIndex.ts"
 
 // Exact token counting and the packer.
 export * as TokenCounter from "../src/ports/TokenCounter.ts"
-export * as Tokens from "../src/retrieval/tokens.ts"
+export * as Tokens from "../src/text/TokenCount.ts"
 export * as Pack from "../src/retrieval/pack.ts"
 export * as TokenCounterDefault from "../layers/tokens/TokenCounterDefault.ts"
 export * as TokenCounterJs from "../layers/tokens/TokenCounterJs.ts"

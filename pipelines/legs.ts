@@ -16,7 +16,7 @@ import type { RetrievalFilter } from "../src/ports/RetrievalFilter.ts"
 import { VectorIndex, VectorIndexError } from "../src/ports/VectorIndex.ts"
 import { underDeadline } from "./deadline.ts"
 import { isContentless } from "../src/index/HashingEmbedder.ts"
-import { words } from "../src/index/Tokenizer.ts"
+import { words } from "../src/text/Words.ts"
 import type { RankedList } from "../src/retrieval/fuse.ts"
 import { TitlePathChannel } from "../src/retrieval/titlePath.ts"
 

@@ -9,8 +9,8 @@ import fc from "fast-check"
 import * as Bpe from "../layers/tokens/TokenCounterBpe.ts"
 import * as Js from "../layers/tokens/TokenCounterJs.ts"
 import * as Wasm from "../layers/tokens/TokenCounterWasm.ts"
-import { pieceEnd } from "../src/retrieval/pieces.ts"
-import { CL100K_PIECE_PATTERN, hasOverlongPiece } from "../src/retrieval/tokens.ts"
+import { pieceEnd } from "../src/text/Pieces.ts"
+import { CL100K_PIECE_PATTERN, hasOverlongPiece } from "../src/text/TokenCount.ts"
 import { hostileText, prose } from "./arbitraries.ts"
 
 const RUNS = { numRuns: 200, seed: 20261130 }

@@ -5,6 +5,7 @@
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import { fromSchemaError, type InvalidInput } from "./domain/InvalidInput.ts"
+import { STOPWORDS } from "./text/Stopwords.ts"
 
 const NonNegative = Schema.Number.check(Schema.isGreaterThanOrEqualTo(0))
 const Positive = Schema.Number.check(Schema.isGreaterThan(0))
@@ -165,14 +166,6 @@ export const RetrievalConfigSchema = Schema.Struct({
   seed: Schema.Int
 })
 export type RetrievalConfigShape = typeof RetrievalConfigSchema.Type
-
-const STOPWORDS = [
-  "a", "about", "an", "and", "are", "as", "at", "be", "by", "can", "do", "does", "for", "from", "how",
-  "i", "if", "in", "is", "it", "its", "me", "my", "of", "on", "or", "our", "should", "so", "that", "the",
-  "their", "there", "these", "this", "to", "was", "we", "what", "when", "where", "which", "who", "why",
-  "will", "with", "you", "your", "have", "has", "had", "did", "would", "could", "into", "than", "then",
-  "they", "them", "were", "been", "being", "any", "all", "some", "get", "use", "used", "using", "need"
-]
 
 export const defaults: RetrievalConfigShape = {
   rrfK: 60,

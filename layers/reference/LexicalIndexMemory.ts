@@ -2,13 +2,13 @@
  * Reference LexicalIndex: in-memory BM25 with the arithmetic of SQLite FTS5's `bm25()` (k1 1.2,
  * b 0.75, idf `log((N - n + 0.5) / (n + 0.5))` floored at 1e-6, one document length over all
  * columns, per-column weights folded into the term frequency), over the `porter unicode61`-style
- * analysis of src/index/Tokenizer. Postings live in typed arrays; a search touches only the
+ * analysis of src/text/Words. Postings live in typed arrays; a search touches only the
  * postings of its own terms.
  */
 import { Effect, Layer, Schema } from "effect"
 import type { Chunk } from "../../src/domain/Chunk.ts"
-import { stem } from "../../src/index/Porter.ts"
-import { queryTerms, surfaces } from "../../src/index/Tokenizer.ts"
+import { stem } from "../../src/text/Porter.ts"
+import { queryTerms, surfaces } from "../../src/text/Words.ts"
 import type { ColumnWeights, LexicalHit } from "../../src/ports/LexicalIndex.ts"
 import { columns, defaultColumnWeights, LexicalIndex, LexicalIndexError, ColumnWeights as ColumnWeightsSchema } from "../../src/ports/LexicalIndex.ts"
 import type { RetrievalFilter } from "../../src/ports/RetrievalFilter.ts"

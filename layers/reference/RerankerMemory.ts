@@ -4,7 +4,7 @@
  * distinct analysed terms a passage contains: cheap, deterministic, and only for ablations.
  */
 import { Effect, Layer, Option } from "effect"
-import { queryTerms, terms } from "../../src/index/Tokenizer.ts"
+import { queryTerms, terms } from "../../src/text/Words.ts"
 import { Reranker } from "../../src/ports/Reranker.ts"
 
 export const makeIdentity = (): Reranker["Service"] =>

@@ -4,7 +4,7 @@
  */
 import { Effect, Layer, Option } from "effect"
 import { DiscoveryError, SourceUnreadable } from "../../src/domain/DiscoveryError.ts"
-import { dirname, normalize } from "../../src/discovery/Paths.ts"
+import { dirname, normalize } from "../../src/source/Paths.ts"
 import type { LinkTarget, SourceEntry } from "../../src/ports/SourceTree.ts"
 import { SourceTree } from "../../src/ports/SourceTree.ts"
 

@@ -10,7 +10,7 @@
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite"
 import type { Chunk } from "../../src/domain/Chunk.ts"
-import { terms } from "../../src/index/Tokenizer.ts"
+import { terms } from "../../src/text/Words.ts"
 import { distinctStems, rememberDistinctStems } from "../../src/retrieval/terms.ts"
 
 /** The column's value for `chunk`. */

@@ -5,7 +5,7 @@
  * beside each row proves they are the same, because a stale delete would corrupt FTS5's counts.
  */
 import { hashString } from "../../src/index/HashingEmbedder.ts"
-import { surfaceText } from "../../src/index/Tokenizer.ts"
+import { surfaceText } from "../../src/text/Words.ts"
 
 export type Feed = readonly [text: string, title: string, tags: string]
 

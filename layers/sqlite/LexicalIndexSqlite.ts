@@ -8,8 +8,8 @@ import { Effect, Layer, Schema } from "effect"
 import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite"
 import type { Chunk } from "../../src/domain/Chunk.ts"
 import { byScoreThenId } from "../../src/domain/Ranking.ts"
-import { stem } from "../../src/index/Porter.ts"
-import { surfaces } from "../../src/index/Tokenizer.ts"
+import { matchExpression, type Phrase, phrasesOf } from "../../src/text/Fts5Phrases.ts"
+import { stem } from "../../src/text/Porter.ts"
 import type { ColumnWeights, LexicalHit } from "../../src/ports/LexicalIndex.ts"
 import { ColumnWeights as ColumnWeightsSchema, LexicalIndex, LexicalIndexError } from "../../src/ports/LexicalIndex.ts"
 import type { RetrievalFilter } from "../../src/ports/RetrievalFilter.ts"
@@ -22,32 +22,6 @@ import { feed } from "./FtsFeed.ts"
 import type { Totals } from "./Fts5Stats.ts"
 import { idf, K1, rowLengths, score, totals } from "./Fts5Stats.ts"
 import { chunksAtRows, filterSubjectsAtRows } from "./Rows.ts"
-
-interface Phrase {
-  /** The unstemmed surface quoted in the MATCH expression; FTS5 stems it itself. */
-  readonly surface: string
-  readonly stem: string
-}
-
-/** One phrase per distinct stem of the question, in first-appearance order. */
-const phrasesOf = (query: string): Array<Phrase> => {
-  const seen = new Set<string>()
-  const phrases: Array<Phrase> = []
-  for (const surface of surfaces(query)) {
-    const term = stem(surface)
-    if (seen.has(term)) continue
-    seen.add(term)
-    phrases.push({ surface, stem: term })
-  }
-  return phrases
-}
-
-/**
- * The phrases quoted and OR-joined: FTS5's implicit operator is AND, which a question would almost
- * never satisfy.
- */
-const expressionOf = (phrases: ReadonlyArray<Phrase>): string =>
-  phrases.map((phrase) => `"${phrase.surface.replaceAll("\"", "\"\"")}"`).join(" OR ")
 
 interface Ranked {
   readonly row: number
@@ -146,7 +120,7 @@ const search = (db: DatabaseSync, weights: ColumnWeights, strategy: "pruned" | "
     const hits = phrases.map((phrase) => {
       let n = known.get(phrase.surface)
       if (n === undefined) {
-        n = Number((phraseHits.get(expressionOf([phrase])) as { n: number }).n)
+        n = Number((phraseHits.get(matchExpression([phrase])) as { n: number }).n)
         known.set(phrase.surface, n)
       }
       return n
@@ -238,7 +212,7 @@ const search = (db: DatabaseSync, weights: ColumnWeights, strategy: "pruned" | "
 
   /** FTS5 ranks every match; the cut loops only if the SQL filter and `compile` ever disagree. */
   const exhaustive = (query: Query): Array<LexicalHit> => {
-    const params: Array<SQLInputValue> = [weights.text, weights.title, weights.tags, expressionOf(query.phrases), ...query.clause.params]
+    const params: Array<SQLInputValue> = [weights.text, weights.title, weights.tags, matchExpression(query.phrases), ...query.clause.params]
     const alone = query.clause.params.length === 0 && unfiltered.has(query.clause.sql)
     const statement = alone ? rankedAlone : statementFor(query.clause.sql, true)
     for (let want = query.k; ; want *= 2) {
@@ -268,7 +242,7 @@ const search = (db: DatabaseSync, weights: ColumnWeights, strategy: "pruned" | "
     let theta = Number.NaN
     let cut = Number.NEGATIVE_INFINITY
     const ranked = statementFor(query.clause.sql, false)
-      .iterate(weights.text, weights.title, weights.tags, expressionOf(essential), ...query.clause.params) as Iterable<Ranked>
+      .iterate(weights.text, weights.title, weights.tags, matchExpression(essential), ...query.clause.params) as Iterable<Ranked>
     for (const { row, rank } of ranked) {
       const partial = -rank
       if (partial < cut) break
@@ -297,7 +271,7 @@ const search = (db: DatabaseSync, weights: ColumnWeights, strategy: "pruned" | "
     if (query.phrases.length < 2 || !Number.isFinite(query.k)) return undefined
     const reaches = query.idfs.map((value) => value * (K1 + 1))
     const bound = reaches.reduce((sum, reach) => sum + reach, 0) - Math.min(...reaches)
-    const every = query.phrases.map((phrase) => expressionOf([phrase])).join(" AND ")
+    const every = query.phrases.map((phrase) => matchExpression([phrase])).join(" AND ")
     const params: Array<SQLInputValue> = [weights.text, weights.title, weights.tags, every, ...query.clause.params]
     const alone = query.clause.params.length === 0 && unfiltered.has(query.clause.sql)
     const statement = alone ? rankedAlone : statementFor(query.clause.sql, true)
@@ -316,7 +290,7 @@ const search = (db: DatabaseSync, weights: ColumnWeights, strategy: "pruned" | "
   // than a rare one (fts5vocab's row table reads the whole doclist to count it).
   const rowsUpTo = db.prepare("SELECT count(*) AS n FROM (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT ?)")
   const frequencies = (words: ReadonlyArray<string>, cap: number): Array<number> =>
-    words.map((word) => Number((rowsUpTo.get(expressionOf([{ surface: word, stem: word }]), Math.max(0, Math.floor(cap))) as { n: number }).n))
+    words.map((word) => Number((rowsUpTo.get(matchExpression([{ surface: word, stem: word }]), Math.max(0, Math.floor(cap))) as { n: number }).n))
 
   const ranked = (text: string, limit: number, filter: RetrievalFilter): Array<LexicalHit> => {
     const k = Math.floor(limit)

@@ -5,7 +5,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { pathToFileURL } from "node:url"
-import { bounded } from "../../src/retrieval/tokens.ts"
+import { bounded } from "../../src/text/TokenCount.ts"
 import * as Cl100kRanks from "./Cl100kRanks.ts"
 import * as Cl100kTable from "./Cl100kTable.ts"
 import { pieceTokensIn } from "./TokenCounterBpe.ts"

@@ -1,7 +1,7 @@
 /** The approximate counter, for ablations only: its id says so in every report that used it. */
 import { Layer } from "effect"
 import { TokenCounter, type TokenCounterShape } from "../../src/ports/TokenCounter.ts"
-import { approximateCount } from "../../src/retrieval/tokens.ts"
+import { approximateCount } from "../../src/text/TokenCount.ts"
 
 export const counter: TokenCounterShape = {
   id: "approximate/4-chars-per-token",

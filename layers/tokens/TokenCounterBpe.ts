@@ -8,8 +8,8 @@
  */
 import { Layer } from "effect"
 import { TokenCounter, type TokenCounterShape } from "../../src/ports/TokenCounter.ts"
-import { pieceEnd } from "../../src/retrieval/pieces.ts"
-import { bounded } from "../../src/retrieval/tokens.ts"
+import { pieceEnd } from "../../src/text/Pieces.ts"
+import { bounded } from "../../src/text/TokenCount.ts"
 import { cl100kRanks, type RankTable } from "./Cl100kRanks.ts"
 
 const NO_MERGE = 0x7fffffff

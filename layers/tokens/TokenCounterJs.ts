@@ -7,7 +7,7 @@ import { Tiktoken } from "js-tiktoken/lite"
 import cl100k from "js-tiktoken/ranks/cl100k_base"
 import { Layer } from "effect"
 import { TokenCounter, type TokenCounterShape } from "../../src/ports/TokenCounter.ts"
-import { bounded } from "../../src/retrieval/tokens.ts"
+import { bounded } from "../../src/text/TokenCount.ts"
 
 let encoder: Tiktoken | undefined
 

@@ -6,7 +6,7 @@
 import { get_encoding, type Tiktoken } from "tiktoken"
 import { Layer } from "effect"
 import { TokenCounter, type TokenCounterShape } from "../../src/ports/TokenCounter.ts"
-import { bounded } from "../../src/retrieval/tokens.ts"
+import { bounded } from "../../src/text/TokenCount.ts"
 
 // One encoder for the process: it owns WebAssembly memory that is only released by `free()`.
 let encoder: Tiktoken | undefined

@@ -4,7 +4,7 @@
  */
 import type { AreaEntity, Relation } from "../domain/Snapshot.ts"
 import type { Unit } from "./Assemble.ts"
-import { dirname, truncate } from "./Paths.ts"
+import { dirname, truncate } from "../source/Paths.ts"
 
 /** The area a module belongs to, or undefined for a module at the root. */
 export const areaOf = (modulePath: string, depth: number): string | undefined => {

@@ -14,7 +14,7 @@ import type {
   PackageEntity,
   Relation
 } from "../domain/Snapshot.ts"
-import { detached } from "./Detached.ts"
+import { detached } from "../source/Detached.ts"
 
 export const compareStrings = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 

@@ -6,7 +6,7 @@
  */
 import type { CompilerOptions, PathMapping } from "../domain/Snapshot.ts"
 import type { Note, TsConfigFacts } from "./FileAnalysis.ts"
-import { basename, dirname, resolve } from "./Paths.ts"
+import { basename, dirname, resolve } from "../source/Paths.ts"
 import { isProjectConfig } from "./TsConfigAnalyzer.ts"
 
 export interface ConfigFile {

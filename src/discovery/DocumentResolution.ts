@@ -12,7 +12,7 @@ import type { DocumentReference, Note } from "./FileAnalysis.ts"
 import { lazy } from "./Lazy.ts"
 import type { NearMissIndex } from "./NearMiss.ts"
 import { makeIndex } from "./NearMiss.ts"
-import { basename, dirname, extname, resolve } from "./Paths.ts"
+import { basename, dirname, extname, resolve } from "../source/Paths.ts"
 
 /** References one document may turn into relations; an index page's 65th link is not knowledge. */
 export const MAX_DOCUMENT_REFERENCES = 64

@@ -9,7 +9,7 @@ import type * as Digest from "effect/crypto/Digest"
 import type { Coverage } from "../domain/Snapshot.ts"
 import { SourceTree } from "../ports/SourceTree.ts"
 import type { ScanCache } from "./ScanCache.ts"
-import { contentHash } from "./Hashing.ts"
+import { contentHash } from "../source/Hashing.ts"
 import type { ListedFile } from "./Walk.ts"
 
 /** Git's rule: a NUL byte in the first 8,000 bytes makes a file binary. */

@@ -5,7 +5,7 @@
  */
 import { MANIFEST } from "./AnalyzerKinds.ts"
 import type { Analysis, Analyzer, Dependency } from "./FileAnalysis.ts"
-import { lineIndex } from "./Lines.ts"
+import { lineIndex } from "../source/Lines.ts"
 
 const DEPENDENCY_FIELDS = ["dependencies", "devDependencies", "peerDependencies", "optionalDependencies"] as const
 

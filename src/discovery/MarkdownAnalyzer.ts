@@ -15,7 +15,7 @@ import { readCairnBlock } from "./CairnBlock.ts"
 import type { Analysis, Analyzer, DocumentReference, Note } from "./FileAnalysis.ts"
 import { generatedRegions, isInside } from "./GeneratedRegions.ts"
 import { HTML_ENDS, type Segment, segments } from "./MarkdownSegments.ts"
-import { basename } from "./Paths.ts"
+import { basename } from "../source/Paths.ts"
 
 const processor = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ["yaml"])
 

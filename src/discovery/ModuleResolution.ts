@@ -6,7 +6,7 @@
  */
 import type { CompilerOptions, EntryPoint, PathMapping } from "../domain/Snapshot.ts"
 import { configLookup } from "./CompilerOptions.ts"
-import { ancestors, dirname, extname, join, resolve } from "./Paths.ts"
+import { ancestors, dirname, extname, join, resolve } from "../source/Paths.ts"
 
 export interface WorkspacePackage {
   readonly id: string

@@ -16,7 +16,7 @@
  */
 import * as Oxc from "oxc-parser"
 import type { DeclarationKind } from "../domain/Snapshot.ts"
-import { detached } from "./Detached.ts"
+import { detached } from "../source/Detached.ts"
 
 export interface ParsedImport {
   readonly specifier: string

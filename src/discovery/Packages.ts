@@ -6,7 +6,7 @@ import type { PackageEntity, Relation } from "../domain/Snapshot.ts"
 import { compareStrings } from "./Canonical.ts"
 import type { Unit } from "./Assemble.ts"
 import type { ManifestFacts } from "./FileAnalysis.ts"
-import { ancestors, dirname, resolve } from "./Paths.ts"
+import { ancestors, dirname, resolve } from "../source/Paths.ts"
 
 export interface Manifest {
   readonly path: string

@@ -31,7 +31,7 @@ import { analysedDocument, ANALYZER_ID, readDocument, reuseDocument } from "./Do
 import type { Analyzer } from "./FileAnalysis.ts"
 import type { Keys } from "./Fingerprints.ts"
 import { declaredNames, moduleUniverseKey, symbolTable, workspacePackage } from "./Fingerprints.ts"
-import { sha256Text } from "./Hashing.ts"
+import { sha256Text } from "../source/Hashing.ts"
 import { makeResolver } from "./ModuleResolution.ts"
 import { type FileOutcome, scanModule } from "./ModuleScan.ts"
 import { standard } from "./StandardAnalyzers.ts"

@@ -7,7 +7,7 @@
 import { STANDARD } from "./AnalyzerKinds.ts"
 import type { AnalyzerKind } from "./AnalyzerKinds.ts"
 import type { Analysis, Analyzer } from "./FileAnalysis.ts"
-import { basename, extname } from "./Paths.ts"
+import { basename, extname } from "../source/Paths.ts"
 
 export interface Registry<A extends AnalyzerKind = Analyzer> {
   readonly analyzers: ReadonlyArray<A>

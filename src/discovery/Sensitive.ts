@@ -2,7 +2,7 @@
  * Files that commonly hold secrets. Discovery never reads one unless the configuration's `include`
  * names its exact path, so no snapshot, index or pack can ever quote it.
  */
-import { basename } from "./Paths.ts"
+import { basename } from "../source/Paths.ts"
 
 // Matched against the file name alone, case-insensitively: a secret is a secret in any directory.
 const PATTERNS: ReadonlyArray<RegExp> = [

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import type { ModuleFacts } from "./FileAnalysis.ts"
 import { runAnalyzer } from "./Registry.ts"
-import { MAX_PARSE_DEPTH } from "./ParseDepth.ts"
+import { MAX_PARSE_DEPTH } from "../source/ParseDepth.ts"
 import { TypeScriptAnalyzer } from "./TypeScriptAnalyzer.ts"
 
 const SOURCE = `// héllo ✓ — offsets stay UTF-16

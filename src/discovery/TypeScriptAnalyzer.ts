@@ -5,10 +5,10 @@
 import type { Declaration, ExportedSymbol, ModuleLanguage } from "../domain/Snapshot.ts"
 import { TYPESCRIPT } from "./AnalyzerKinds.ts"
 import type { Analysis, Analyzer, ModuleReference, Note } from "./FileAnalysis.ts"
-import { lineIndex } from "./Lines.ts"
+import { lineIndex } from "../source/Lines.ts"
 import { type ParsedModule, parseModule, parseModuleAlone } from "./OxcModule.ts"
-import { MAX_PARSE_DEPTH, mayHoldJsx, parseDepth } from "./ParseDepth.ts"
-import { extname } from "./Paths.ts"
+import { MAX_PARSE_DEPTH, mayHoldJsx, parseDepth } from "../source/ParseDepth.ts"
+import { extname } from "../source/Paths.ts"
 
 /** Every extension of the TypeScript kind (a test holds the two lists equal). */
 export const LANGUAGES: Readonly<Record<string, ModuleLanguage>> = {

@@ -7,7 +7,7 @@
  */
 import { Effect, Random } from "effect"
 import type { Coverage, Snapshot } from "../domain/Snapshot.ts"
-import { dirname } from "../discovery/Paths.ts"
+import { dirname } from "../source/Paths.ts"
 import type { SignalUndirectedGraph } from "./Build.ts"
 import { importGraph, undirectedOf } from "./Build.ts"
 import type { GraphOptions } from "./GraphOptions.ts"

@@ -4,7 +4,7 @@
  * of two term-frequency vectors, so it is a bag of words that can never match a synonym: kept only
  * as an ablation beside the lexical leg, never as a semantic model.
  */
-import { terms } from "./Tokenizer.ts"
+import { terms } from "../text/Words.ts"
 
 export const defaultHashingDimension = 256
 

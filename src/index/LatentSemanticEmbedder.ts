@@ -12,11 +12,11 @@ import { Effect, Schema } from "effect"
 import { Base64 } from "effect/encoding"
 import { hashParts2, unitWithReservedAxis } from "./HashingEmbedder.ts"
 import type { TextEncoderModel } from "./HashingEmbedder.ts"
-import { stem } from "./Porter.ts"
+import { stem } from "../text/Porter.ts"
 import type { SparseRows } from "./RandomizedSvd.ts"
 import { truncatedSvd } from "./RandomizedSvd.ts"
 import { termTable } from "./TermTable.ts"
-import { terms } from "./Tokenizer.ts"
+import { terms } from "../text/Words.ts"
 
 export interface LsaOptions {
   /** Latent dimensions k; the embedding has k + 1 components (see `unitWithReservedAxis`). */

@@ -61,7 +61,7 @@ export class LexicalIndex extends Context.Service<LexicalIndex, {
    */
   search(query: string, limit: number, filter: RetrievalFilter): Effect.Effect<ReadonlyArray<LexicalHit>, LexicalIndexError>
   /**
-   * For each word (one folded surface, as `Tokenizer.surfaces` gives it), how many chunks hold its
+   * For each word (one folded surface, as `Words.surfaces` gives it), how many chunks hold its
    * analysed term, in the order given, counted no further than `cap`: `min(held, cap)`, and 0 for a
    * word no chunk holds. A long question is reduced to its rarest words by these counts before any
    * leg runs; the cap keeps a common word's count as cheap as a rare one's.

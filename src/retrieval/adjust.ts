@@ -32,7 +32,8 @@ import type { RetrievalConfigShape } from "../RetrievalConfig.ts"
 import type { Intent } from "./intent.ts"
 import { NEVER_FOLLOWED } from "./expand.ts"
 import { asksAboutTests, isTestPath } from "./testFiles.ts"
-import { coveredTerms, foldedStopwords, passageStems, queryTerms, type Term } from "./terms.ts"
+import { coveredTerms, passageStems, queryTerms, type Term } from "./terms.ts"
+import { foldedStopwords } from "../text/Stopwords.ts"
 
 const DAY_MS = 86_400_000
 /** The smallest positive freshness, so a decayed claim stays in (0, 1] (exp underflows past ~10^4 days). */

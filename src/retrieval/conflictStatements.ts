@@ -6,8 +6,8 @@
 import type { Candidate } from "../domain/Candidate.ts"
 import type { Chunk } from "../domain/Chunk.ts"
 import { compareIds } from "../domain/Ranking.ts"
-import { stem } from "../index/Porter.ts"
-import { surfaces, terms, words } from "../index/Tokenizer.ts"
+import { stem } from "../text/Porter.ts"
+import { surfaces, terms, words } from "../text/Words.ts"
 import { CLASH_WORDS, type Clashes, readClashes } from "./conflictClashes.ts"
 import type { Analyse } from "./conflictQuantities.ts"
 

@@ -13,7 +13,7 @@
  * `SLACK`).
  */
 import type { Chunk } from "../domain/Chunk.ts"
-import { words } from "../index/Tokenizer.ts"
+import { words } from "../text/Words.ts"
 
 /** Buckets of the shingle histogram: the bound costs this many steps, the merge up to both lengths. */
 const BUCKET_BITS = 4

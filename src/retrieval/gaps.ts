@@ -19,13 +19,14 @@ import { Context, Layer } from "effect"
 import type { Candidate } from "../domain/Candidate.ts"
 import type { NoteType } from "../domain/Chunk.ts"
 import type { Gap } from "../domain/Gap.ts"
-import { words } from "../index/Tokenizer.ts"
+import { words } from "../text/Words.ts"
 import type { IndexHealthReading } from "../ports/IndexHealth.ts"
 import type { RetrievalConfigShape } from "../RetrievalConfig.ts"
 import { ageInDays, decay, namedTerms } from "./adjust.ts"
 import type { Intent } from "./intent.ts"
 import { NOTE_TYPES } from "./intent.ts"
-import { coveredTerms, foldedStopwords, type PassageStems, passageStems, queryTerms, type Term } from "./terms.ts"
+import { coveredTerms, type PassageStems, passageStems, queryTerms, type Term } from "./terms.ts"
+import { foldedStopwords } from "../text/Stopwords.ts"
 
 export interface GapInput {
   readonly query: string

@@ -6,7 +6,7 @@
  */
 import { Context, Layer } from "effect"
 import type { NoteType } from "../domain/Chunk.ts"
-import { words } from "../index/Tokenizer.ts"
+import { words } from "../text/Words.ts"
 
 export const NOTE_TYPES: ReadonlyArray<NoteType> = ["decision", "convention", "state", "reference", "note", "code"]
 

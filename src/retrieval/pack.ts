@@ -14,7 +14,7 @@ import type { Query } from "../domain/Query.ts"
 import { compareIds } from "../domain/Ranking.ts"
 import { RetrievalConfig, type RetrievalConfigShape } from "../RetrievalConfig.ts"
 import { TokenCounter } from "../ports/TokenCounter.ts"
-import { hasOverlongPiece } from "./tokens.ts"
+import { hasOverlongPiece } from "../text/TokenCount.ts"
 import { truncateToFit } from "./truncate.ts"
 
 /** Longest query echoed back. A CPU protection: about 2,700 English words. */

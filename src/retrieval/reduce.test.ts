@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as fc from "fast-check"
-import { stem } from "../index/Porter.ts"
-import { queryTerms } from "../index/Tokenizer.ts"
+import { stem } from "../text/Porter.ts"
+import { queryTerms } from "../text/Words.ts"
 import * as Reduce from "./reduce.ts"
 
 const NONE: ReadonlySet<string> = new Set()

@@ -10,8 +10,8 @@
  *
  * These are protections, not tunables: no request can raise them.
  */
-import { stem } from "../index/Porter.ts"
-import { queryTerms, surfaces } from "../index/Tokenizer.ts"
+import { stem } from "../text/Porter.ts"
+import { queryTerms, surfaces } from "../text/Words.ts"
 
 /** Most distinct analysed terms a leg or later stage is handed. The evaluation's longest ordinary question names 25. */
 export const MAX_QUESTION_TERMS = 32

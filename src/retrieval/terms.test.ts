@@ -1,7 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as RetrievalConfig from "../RetrievalConfig.ts"
 import { chunk } from "../../test/support/Fixtures.ts"
-import { containsSequence, coveredTerms, foldedStopwords, passageStems, queryTerms } from "./terms.ts"
+import { containsSequence, coveredTerms, passageStems, queryTerms } from "./terms.ts"
+import { foldedStopwords } from "../text/Stopwords.ts"
 
 const options = { stopwords: foldedStopwords(RetrievalConfig.defaults.gapStopwords), minLength: 4, maxTerms: 24 }
 

@@ -5,8 +5,8 @@
  * contiguously (a hyphenated or quoted group in the query); stopwords and short words are not named.
  */
 import type { Chunk } from "../domain/Chunk.ts"
-import { terms as analysedTerms, words } from "../index/Tokenizer.ts"
-import { stem } from "../index/Porter.ts"
+import { terms as analysedTerms, words } from "../text/Words.ts"
+import { stem } from "../text/Porter.ts"
 
 export interface Term {
   /** The words as the query wrote them (folded), for gap sentences. */
@@ -21,17 +21,6 @@ export interface TermOptions {
   readonly minLength: number
   /** Terms considered, in query order. */
   readonly maxTerms: number
-}
-
-/** Folded stopwords, built once per list. */
-const stopwordSets = new WeakMap<ReadonlyArray<string>, ReadonlySet<string>>()
-export const foldedStopwords = (list: ReadonlyArray<string>): ReadonlySet<string> => {
-  let set = stopwordSets.get(list)
-  if (set === undefined) {
-    set = new Set(list.flatMap((word) => words(word)))
-    stopwordSets.set(list, set)
-  }
-  return set
 }
 
 // Groups of words the query joined without spaces (`blue-green`, `max_retries`, `a/b`) or quoted.

@@ -2,7 +2,8 @@ import { assert, describe, it } from "@effect/vitest"
 import type { ChunkId } from "../domain/Chunk.ts"
 import * as RetrievalConfig from "../RetrievalConfig.ts"
 import type { NoteSummary } from "../ports/CandidateStore.ts"
-import { analysedStopwords, nameNotes, scoreNote } from "./titlePath.ts"
+import { nameNotes, scoreNote } from "./titlePath.ts"
+import { analysedStopwords } from "../text/Stopwords.ts"
 
 const note = (id: string, title: string): NoteSummary => ({ id, title, path: id, chunkCount: 1, leadChunk: `${id}#0` as ChunkId })
 const notes = [

@@ -7,7 +7,7 @@
 import { Context, Layer } from "effect"
 import type { ChunkId } from "../domain/Chunk.ts"
 import { byScoreThen } from "../domain/Ranking.ts"
-import { queryTerms } from "../index/Tokenizer.ts"
+import { queryTerms } from "../text/Words.ts"
 import type { NoteSummary } from "../ports/CandidateStore.ts"
 
 export interface TitlePathOptions {
@@ -15,21 +15,6 @@ export interface TitlePathOptions {
   readonly titlePathMinScore: number
   /** Analysed (folded, stemmed) stopwords; build them with `analysedStopwords`. */
   readonly stopwords: ReadonlySet<string>
-}
-
-const analysedLists = new WeakMap<ReadonlyArray<string>, ReadonlySet<string>>()
-
-/**
- * Stopwords as the analyser emits them, so `does` (stemmed `doe`) is still a stopword. The same
- * list gives the same set object, which keys the per-note name cache below.
- */
-export const analysedStopwords = (list: ReadonlyArray<string>): ReadonlySet<string> => {
-  let analysed = analysedLists.get(list)
-  if (analysed === undefined) {
-    analysed = new Set(list.flatMap((word) => queryTerms(word)))
-    analysedLists.set(list, analysed)
-  }
-  return analysed
 }
 
 export interface NamedNote {

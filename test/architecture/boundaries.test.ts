@@ -9,6 +9,9 @@
  *   `layers/node`, `layers/tokens`, …); only the named layer sets at the top of `layers/` and tests
  *   may, so every other backend stands on the ports alone;
  * - a contract suite in `layers/contracts` names no backend, so a new backend can run it as it is;
+ * - inside `src`, `source/` imports nothing else of `src`, `text/` only `source/`, and neither of
+ *   `index/` and `retrieval/` imports the other, tests included (a test of `source/` or `text/` may
+ *   still check itself against the parser it stands in for): what both need lives below them;
  * - `pipelines/cli/main.ts` is the only caller of `runMain`.
  *
  * A rule that today's code breaks is listed in ALLOWED with the reason it stands, so a new breach
@@ -102,6 +105,21 @@ const isBackendOrSrc = (file: string): boolean => {
   return top === "layers" && rest !== undefined && folder !== "reference" && folder !== "contracts"
 }
 
+/** The folders of `src` that may import only these others of `src`, and pairs that may not meet. */
+const SRC_BELOW: Readonly<Record<string, ReadonlyArray<string>>> = { source: [], text: ["source"] }
+const SRC_APART: ReadonlyArray<readonly [string, string]> = [["index", "retrieval"], ["retrieval", "index"]]
+
+/** Whether `file` importing `name` breaks the order inside `src`. */
+const breaksSrcOrder = (file: string, name: string, test = false): boolean => {
+  if (!file.startsWith("src/") || !name.startsWith("src/")) return false
+  const from = file.split("/")[1]!
+  const to = name.split("/").length > 2 ? name.split("/")[1]! : ""
+  if (from === to) return false
+  const below = SRC_BELOW[from]
+  if (below !== undefined && !below.includes(to) && !test) return true
+  return SRC_APART.some(([a, b]) => a === from && b === to)
+}
+
 /** Every breach of the rules in the repository as it is, as `rule file -> target`. */
 const breaches = (): Array<string> => {
   const out: Array<string> = []
@@ -115,6 +133,7 @@ const breaches = (): Array<string> => {
       if (!test && rankOf !== undefined && rankOf > rank) out.push(`order ${file} -> ${name}`)
       if (!test && file.startsWith("src/") && isIo(name)) out.push(`src-io ${file} -> ${name}`)
       if (!test && isBackendOrSrc(file) && name.startsWith("layers/reference/")) out.push(`reference ${file} -> ${name}`)
+      if (breaksSrcOrder(file, name, test)) out.push(`src-order ${file} -> ${name}`)
       if (file.startsWith("layers/contracts/") && name.startsWith("layers/") && !name.startsWith("layers/contracts/")) out.push(`contract ${file} -> ${name}`)
     }
     if (!test && rank < RANK["test"]! && file !== "pipelines/cli/main.ts" && /\brunMain\s*\(/.test(text)) out.push(`run-main ${file} -> runMain`)
@@ -150,6 +169,15 @@ describe("architecture", () => {
       "../pipelines/d.ts"
     ])
     assert.strictEqual(target("test/x.test.ts", "cairn/layers"), "layers/index.ts")
+    assert.isTrue(breaksSrcOrder("src/retrieval/pack.ts", "src/index/chunk/Packer.ts"))
+    assert.isTrue(breaksSrcOrder("src/index/chunk/Packer.ts", "src/retrieval/tokens.ts"))
+    assert.isTrue(breaksSrcOrder("src/text/Words.ts", "src/domain/Chunk.ts"))
+    assert.isTrue(breaksSrcOrder("src/source/Paths.ts", "src/text/Words.ts"))
+    assert.isFalse(breaksSrcOrder("src/text/TokenCount.ts", "src/source/Detached.ts"))
+    assert.isFalse(breaksSrcOrder("src/retrieval/terms.ts", "src/text/Words.ts"))
+    assert.isTrue(breaksSrcOrder("src/retrieval/pack.test.ts", "src/index/chunk/Packer.ts", true))
+    assert.isFalse(breaksSrcOrder("src/source/Lines.test.ts", "src/discovery/OxcModule.ts", true))
+    assert.isFalse(breaksSrcOrder("src/index/chunk/ChunkFile.ts", "src/index/chunk/Packer.ts"))
   }, 60_000)
 })
 

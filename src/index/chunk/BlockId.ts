@@ -6,7 +6,7 @@
  */
 import { Effect } from "effect"
 import type * as Digest from "effect/crypto/Digest"
-import { sha256Text } from "../../discovery/Hashing.ts"
+import { sha256Text } from "../../source/Hashing.ts"
 
 /** Hex characters of the hash kept as the id: 48 bits, ample for the chunks of one file. */
 export const BLOCK_ID_HEX = 12

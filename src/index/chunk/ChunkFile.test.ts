@@ -2,7 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import * as Digest from "effect/crypto/Digest"
 import { Chunk } from "../../domain/Chunk.ts"
-import { sha256Text } from "../../discovery/Hashing.ts"
+import { sha256Text } from "../../source/Hashing.ts"
 import type { BlameLine } from "../../ports/History.ts"
 import { chunkFile } from "./ChunkFile.ts"
 

@@ -2,7 +2,7 @@
  * The tunables of chunking: the size a chunk may reach, how that size is estimated, and which
  * authors are agents. Defaults are what the index uses unless a caller names others.
  */
-import { utf8Length } from "../../retrieval/tokens.ts"
+import { utf8Length } from "../../text/TokenCount.ts"
 
 export interface ChunkOptions {
   /**

@@ -7,7 +7,7 @@
 import type { ChunkOptions } from "./ChunkOptions.ts"
 import { type CodeUnit, withOutline } from "./CodeOutline.ts"
 import { type Draft, headerLine } from "./Draft.ts"
-import { lineIndex } from "../../discovery/Lines.ts"
+import { lineIndex } from "../../source/Lines.ts"
 import { pack } from "./Packer.ts"
 
 /** Longest path and symbol list shown in a header line, in UTF-16 code units. */

@@ -8,7 +8,7 @@
  */
 import * as Oxc from "oxc-parser"
 import { lazyTypeOf, leftmost } from "../../discovery/OxcModule.ts"
-import { MAX_PARSE_DEPTH, mayHoldJsx, parseDepth } from "../../discovery/ParseDepth.ts"
+import { MAX_PARSE_DEPTH, mayHoldJsx, parseDepth } from "../../source/ParseDepth.ts"
 import type { Unit } from "./Packer.ts"
 import type { Span } from "./TextSplit.ts"
 

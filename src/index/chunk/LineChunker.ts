@@ -3,7 +3,7 @@
  * with no chunker): consecutive non-blank lines packed up to the target, each chunk headed by the
  * path. It never fails, and an over-long line is cut at sentences, words, then byte windows.
  */
-import { lineIndex } from "../../discovery/Lines.ts"
+import { lineIndex } from "../../source/Lines.ts"
 import type { ChunkOptions } from "./ChunkOptions.ts"
 import { type Draft, headerLine } from "./Draft.ts"
 import { pack } from "./Packer.ts"

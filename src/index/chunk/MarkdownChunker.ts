@@ -7,14 +7,14 @@
  * generated regions are cairn's own output and are left out.
  */
 import { generatedRegions, isInside } from "../../discovery/GeneratedRegions.ts"
-import { basename } from "../../discovery/Paths.ts"
+import { basename } from "../../source/Paths.ts"
 import type { ChunkOptions } from "./ChunkOptions.ts"
 import { type Draft, headerLine } from "./Draft.ts"
 import { type Fields, readYaml, text as fieldText } from "./Frontmatter.ts"
 import { isLinkList } from "./LinkList.ts"
 import { type Block, blocks, headingReader, joinLines, rawHeading } from "./MarkdownBlocks.ts"
 import { pack, type Unit } from "./Packer.ts"
-import { lineIndex, TextLines } from "../../discovery/Lines.ts"
+import { lineIndex, TextLines } from "../../source/Lines.ts"
 
 /** Longest title and heading shown in a header line, in UTF-16 code units. */
 export const MAX_TITLE_CHARS = 120

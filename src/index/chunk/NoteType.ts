@@ -3,7 +3,7 @@
  * of path rules, first match wins. Source files are `code` wherever they sit.
  */
 import type { NoteType } from "../../domain/Chunk.ts"
-import { extname } from "../../discovery/Paths.ts"
+import { extname } from "../../source/Paths.ts"
 
 /** Extensions read as source code. */
 export const SOURCE_EXTENSIONS: ReadonlySet<string> = new Set([

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { utf8Length } from "../../retrieval/tokens.ts"
+import { utf8Length } from "../../text/TokenCount.ts"
 import { pack, type Unit } from "./Packer.ts"
 
 const lineUnits = (source: string): Array<Unit> => {

@@ -6,7 +6,7 @@
  * linear in the text whatever the counter.
  */
 import { lineSpans, sentenceSpans, type Span, windowSpans, wordSpans } from "./TextSplit.ts"
-import { utf8Length } from "../../retrieval/tokens.ts"
+import { utf8Length } from "../../text/TokenCount.ts"
 
 /** A span to pack. */
 export interface Unit extends Span {

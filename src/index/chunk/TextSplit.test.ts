@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { utf8Length } from "../../retrieval/tokens.ts"
+import { utf8Length } from "../../text/TokenCount.ts"
 import { lineSpans, sentenceSpans, type Span, windowSpans, wordSpans } from "./TextSplit.ts"
 
 const texts = (source: string, spans: ReadonlyArray<Span>) => spans.map((span) => source.slice(span.start, span.end))

@@ -1,8 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import fc from "fast-check"
-import { fold, queryTerms, surfaces, surfaceText, terms, words } from "./Tokenizer.ts"
+import { fold, queryTerms, surfaces, surfaceText, terms, words } from "./Words.ts"
 
-describe("Tokenizer", () => {
+describe("Words", () => {
   it("fold - removes diacritics and folds case fully", () => {
     assert.strictEqual(fold("Café"), "cafe")
     assert.strictEqual(fold("NAÏVE"), "naive")

@@ -2,7 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { setFlagsFromString } from "node:v8"
 import { runInNewContext } from "node:vm"
 import { detached } from "./Detached.ts"
-import { parseModule } from "./OxcModule.ts"
+import { parseModule } from "../discovery/OxcModule.ts"
 
 setFlagsFromString("--expose-gc")
 const utf8 = new TextDecoder()

@@ -2,7 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { repository, repositorySources } from "../../test/support/RepositorySources.ts"
-import { parseModule, parseModuleAlone } from "./OxcModule.ts"
+import { parseModule, parseModuleAlone } from "../discovery/OxcModule.ts"
 import { MAX_PARSE_DEPTH, mayHoldJsx, parseDepth } from "./ParseDepth.ts"
 
 /** Ways down the parser's stack without brackets (and two with), each `n` levels deep. */

@@ -6,9 +6,9 @@
  * least one byte). Cost stays linear in the input.
  */
 
-import { detached } from "../discovery/Detached.ts"
-import * as PieceMemo from "./pieceMemo.ts"
-import { pieceEnd } from "./pieces.ts"
+import { detached } from "../source/Detached.ts"
+import * as PieceMemo from "./PieceMemo.ts"
+import { pieceEnd } from "./Pieces.ts"
 
 /** Longest piece counted exactly. A CPU protection, not a tunable: no request may raise it. */
 export const MAX_UNBROKEN_RUN_BYTES = 512

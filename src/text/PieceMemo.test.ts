@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import * as PieceMemo from "./pieceMemo.ts"
+import * as PieceMemo from "./PieceMemo.ts"
 
 describe("PieceMemo", () => {
   it("finds a piece by a stretch of any text, through growth, and starts over at its limit", () => {

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { approximateCount, bounded, hasOverlongPiece, longestPieceBytes, MAX_UNBROKEN_RUN_BYTES, utf8Length } from "./tokens.ts"
+import { approximateCount, bounded, hasOverlongPiece, longestPieceBytes, MAX_UNBROKEN_RUN_BYTES, utf8Length } from "./TokenCount.ts"
 
 /** A stand-in exact counter that records what it was asked to count. */
 const recording = () => {
