@@ -8,17 +8,7 @@ import { Layer } from "effect"
 import type { CandidateStore } from "../src/ports/CandidateStore.ts"
 import type { GraphStore } from "../src/ports/GraphStore.ts"
 import type { TokenCounter } from "../src/ports/TokenCounter.ts"
-import * as Adjust from "../src/retrieval/adjust.ts"
-import * as Conflicts from "../src/retrieval/conflicts.ts"
-import * as Dedup from "../src/retrieval/dedup.ts"
-import * as Diversity from "../src/retrieval/diversity.ts"
-import * as Expand from "../src/retrieval/expand.ts"
-import * as Fuse from "../src/retrieval/fuse.ts"
-import * as Gaps from "../src/retrieval/gaps.ts"
-import * as Intent from "../src/retrieval/intent.ts"
-import * as Pack from "../src/retrieval/pack.ts"
-import * as Rerank from "../src/retrieval/rerank.ts"
-import * as TitlePath from "../src/retrieval/titlePath.ts"
+import { Adjust, Conflicts, Dedup, Diversity, Expand, Fuse, Gaps, Intent, Pack, Rerank, TitlePath } from "../src/retrieval/index.ts"
 
 export type StageServices =
   | Intent.IntentClassifier

@@ -10,7 +10,7 @@ import type { Candidate } from "../src/domain/Candidate.ts"
 import type { ChunkId, TrustState } from "../src/domain/Chunk.ts"
 import { byScoreDescThenId, sortCandidates } from "../src/domain/Ranking.ts"
 import { dedup, electionOrder, type Vectors } from "../src/retrieval/dedup.ts"
-import { isDuplicate, makeProfiler, similarity } from "../src/retrieval/dedupSimilarity.ts"
+import { isDuplicate, makeProfiler, similarity } from "../src/retrieval/dedup/similarity.ts"
 import { diversify } from "../src/retrieval/diversity.ts"
 import { candidate } from "../test/support/Fixtures.ts"
 

@@ -31,7 +31,7 @@ import type { NoteEdge } from "../ports/GraphStore.ts"
 import type { RetrievalConfigShape } from "../RetrievalConfig.ts"
 import type { Intent } from "./intent.ts"
 import { NEVER_FOLLOWED } from "./expand.ts"
-import { asksAboutTests, isTestPath } from "./testFiles.ts"
+import { asksAboutTests, isTestPath } from "./adjust/testFiles.ts"
 import { coveredTerms, passageStems, queryTerms, type Term } from "./terms.ts"
 import { foldedStopwords } from "../text/Stopwords.ts"
 

@@ -6,7 +6,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as RetrievalConfig from "../RetrievalConfig.ts"
 import { candidates, edges, expected } from "../../test/fixtures/conflicts/Planted.ts"
-import { splitStatements } from "./conflictStatements.ts"
+import { splitStatements } from "./conflicts/statements.ts"
 import { detect, findClashes } from "./conflicts.ts"
 import { claimRef } from "./pack.ts"
 

@@ -4,7 +4,7 @@ import type { Candidate } from "../domain/Candidate.ts"
 import type { NoteEdge } from "../ports/GraphStore.ts"
 import * as RetrievalConfig from "../RetrievalConfig.ts"
 import { passage } from "../../test/fixtures/conflicts/Planted.ts"
-import { splitStatements } from "./conflictStatements.ts"
+import { splitStatements } from "./conflicts/statements.ts"
 import { ConflictDetector, type ConflictConfig, detect, findClashes, layer } from "./conflicts.ts"
 
 const config: ConflictConfig = { ...RetrievalConfig.defaults, maxConflicts: 10 }

@@ -3,11 +3,11 @@
  * recorded resolution. A conflict needs all three of
  *
  * - a shared subject: the two statements clear every gate of their clash kind in `conflictGates`,
- *   and nothing marks them as two subjects (conflictSubjects.ts);
+ *   and nothing marks them as two subjects (conflicts/subjects.ts);
  * - a named clash: quantities that cannot both hold once units are normalised (`measure`), different
  *   counts of one thing (`count`), different names chosen for one role (`choice`), or a negation
- *   against a plain affirmation of what it negates (`polarity`), as conflictClashes.ts reads them
- *   from statements conflictStatements.ts cuts;
+ *   against a plain affirmation of what it negates (`polarity`), as conflicts/clashes.ts reads them
+ *   from statements conflicts/statements.ts cuts;
  * - no recorded resolution: no `supersedes` edge between the two notes in either direction, and
  *   neither chunk superseded by its status or its trust state.
  *
@@ -22,14 +22,14 @@ import type { Conflict } from "../domain/Conflict.ts"
 import { compareIds } from "../domain/Ranking.ts"
 import type { NoteEdge } from "../ports/GraphStore.ts"
 import type { RetrievalConfigShape } from "../RetrievalConfig.ts"
-import { sameName } from "./conflictClashes.ts"
-import { conflictNote } from "./conflictNote.ts"
-import { agreeOn, clashingKey } from "./conflictQuantities.ts"
-import { type Analysis, analysisFor, type Statement, statementsOf } from "./conflictStatements.ts"
-import { type ClashKind, clears, gateFor, intersect, type Overlap, oneSubject, overlapOf } from "./conflictSubjects.ts"
+import { sameName } from "./conflicts/clashes.ts"
+import { conflictNote } from "./conflicts/note.ts"
+import { agreeOn, clashingKey } from "./conflicts/quantities.ts"
+import { type Analysis, analysisFor, type Statement, statementsOf } from "./conflicts/statements.ts"
+import { type ClashKind, clears, gateFor, intersect, type Overlap, oneSubject, overlapOf } from "./conflicts/subjects.ts"
 import { claimRef } from "./pack.ts"
 
-export type { ClashKind } from "./conflictSubjects.ts"
+export type { ClashKind } from "./conflicts/subjects.ts"
 
 export type ConflictConfig = Pick<RetrievalConfigShape, "maxConflicts" | "conflictGates" | "gapStopwords">
 

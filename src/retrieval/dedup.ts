@@ -16,7 +16,7 @@ import type { ChunkId } from "../domain/Chunk.ts"
 import { instantMillis } from "../domain/Instant.ts"
 import { compareIds, sortCandidates } from "../domain/Ranking.ts"
 import type { RetrievalConfigShape } from "../RetrievalConfig.ts"
-import { isDuplicate, makeProfiler } from "./dedupSimilarity.ts"
+import { isDuplicate, makeProfiler } from "./dedup/similarity.ts"
 
 export type DedupOptions = Pick<RetrievalConfigShape, "dedupCosine" | "dedupShingleSize">
 

@@ -15,7 +15,7 @@ import { compareIds } from "../domain/Ranking.ts"
 import { RetrievalConfig, type RetrievalConfigShape } from "../RetrievalConfig.ts"
 import { TokenCounter } from "../ports/TokenCounter.ts"
 import { hasOverlongPiece } from "../text/TokenCount.ts"
-import { truncateToFit } from "./truncate.ts"
+import { truncateToFit } from "./pack/truncate.ts"
 
 /** Longest query echoed back. A CPU protection: about 2,700 English words. */
 export const MAX_ECHOED_QUERY_CHARS = 16_384

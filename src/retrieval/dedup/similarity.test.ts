@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { bodyOf, isDuplicate, jaccard, makeProfiler, similarity } from "./dedupSimilarity.ts"
+import { bodyOf, isDuplicate, jaccard, makeProfiler, similarity } from "./similarity.ts"
 
 const profile = makeProfiler(3)
 

@@ -1,9 +1,9 @@
 /**
  * What one statement asserts that another could contradict: its quantities (see
- * conflictQuantities.ts), the name it says was chosen for a role, and the words it negates. Pure
+ * quantities.ts), the name it says was chosen for a role, and the words it negates. Pure
  * text reading; whether two statements are about the same subject is the detector's business.
  */
-import { type Analyse, isNumberWord, type Quantity, QUANTITY_WORDS, quantities } from "./conflictQuantities.ts"
+import { type Analyse, isNumberWord, type Quantity, QUANTITY_WORDS, quantities } from "./quantities.ts"
 
 export interface Choice {
   /** The chosen name's folded words. */

@@ -3,8 +3,8 @@
  * `24h (Mar) vs 1h (Jun). Neither superseded.` The year is added to every dated side only when the
  * sides' years differ; a side with no readable date says `(date unknown)` and goes last.
  */
-import { instantMillis } from "../domain/Instant.ts"
-import { compareIds } from "../domain/Ranking.ts"
+import { instantMillis } from "../../domain/Instant.ts"
+import { compareIds } from "../../domain/Ranking.ts"
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 

@@ -12,8 +12,8 @@
  * a per-bucket histogram. Pruned and exhaustive tests give the same answer for every pair (see
  * `SLACK`).
  */
-import type { Chunk } from "../domain/Chunk.ts"
-import { words } from "../text/Words.ts"
+import type { Chunk } from "../../domain/Chunk.ts"
+import { words } from "../../text/Words.ts"
 
 /** Buckets of the shingle histogram: the bound costs this many steps, the merge up to both lengths. */
 const BUCKET_BITS = 4

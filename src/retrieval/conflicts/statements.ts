@@ -3,13 +3,13 @@
  * table rows, each analysed with the project's tokenizer and stemmer. Chunk against chunk washes the
  * signal out (one paragraph says both "once a day" and "48 hours"), so the detector compares these.
  */
-import type { Candidate } from "../domain/Candidate.ts"
-import type { Chunk } from "../domain/Chunk.ts"
-import { compareIds } from "../domain/Ranking.ts"
-import { stem } from "../text/Porter.ts"
-import { surfaces, terms, words } from "../text/Words.ts"
-import { CLASH_WORDS, type Clashes, readClashes } from "./conflictClashes.ts"
-import type { Analyse } from "./conflictQuantities.ts"
+import type { Candidate } from "../../domain/Candidate.ts"
+import type { Chunk } from "../../domain/Chunk.ts"
+import { compareIds } from "../../domain/Ranking.ts"
+import { stem } from "../../text/Porter.ts"
+import { surfaces, terms, words } from "../../text/Words.ts"
+import { CLASH_WORDS, type Clashes, readClashes } from "./clashes.ts"
+import type { Analyse } from "./quantities.ts"
 
 /** Function words the gap stopword list leaves in, which never name a subject either. */
 const FUNCTION_WORDS = [

@@ -3,8 +3,8 @@
  * shared terms, and three rules that see two subjects behind shared words (a different qualifier, a
  * different head noun, a different prepositional scope).
  */
-import type { RetrievalConfigShape } from "../RetrievalConfig.ts"
-import type { Statement } from "./conflictStatements.ts"
+import type { RetrievalConfigShape } from "../../RetrievalConfig.ts"
+import type { Statement } from "./statements.ts"
 
 export type ClashKind = "measure" | "count" | "choice" | "polarity"
 

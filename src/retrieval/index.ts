@@ -1,0 +1,34 @@
+/**
+ * The recall stages in the order a question meets them, numbered as docs/recall.md numbers them
+ * (diversity is the order the packer takes, so it runs inside stage 9). Each is a
+ * `Context.Service` with its shipped layer beside it; `layers/Stages.ts` bundles them. Helpers live
+ * under the stage that owns them (`adjust/`, `conflicts/`, `dedup/`, `pack/`); `terms.ts` and
+ * `canonicality.ts` are shared by two stages each and stay beside them.
+ *
+ * Between reduction and fusion the first-pass legs run (lexical, dense and this title/path
+ * channel), in `pipelines/legs.ts`, since they read the ports.
+ */
+/** 0 reduce: a long question reduced to the words that carry it, before any leg runs. */
+export * as Reduce from "./reduce.ts"
+/** 1 intent: what kind of question it is, for the type weights. */
+export * as Intent from "./intent.ts"
+/** 2-3 legs: the title/path channel, beside the lexical and dense legs the ports answer. */
+export * as TitlePath from "./titlePath.ts"
+/** 4 fusion: the legs' rankings fused by reciprocal rank. */
+export * as Fuse from "./fuse.ts"
+/** 5 graph: expansion expansion from the confident seeds. */
+export * as Expand from "./expand.ts"
+/** 6 rerank: the optional cross-encoder. */
+export * as Rerank from "./rerank.ts"
+/** 7 adjust: bounded score factors: type, tests, support, coverage, consensus, freshness, trust. */
+export * as Adjust from "./adjust.ts"
+/** 8 dedup: near-duplicates folded into one survivor. */
+export * as Dedup from "./dedup.ts"
+/** conflicts: contradictions between the survivors. */
+export * as Conflicts from "./conflicts.ts"
+/** gaps: what the knowledge base cannot answer. */
+export * as Gaps from "./gaps.ts"
+/** 8 diversity: the order claims are packed in, spread over notes. */
+export * as Diversity from "./diversity.ts"
+/** 9 pack: claims inside the exact token budget. */
+export * as Pack from "./pack.ts"
