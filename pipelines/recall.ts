@@ -58,14 +58,6 @@ export type RecallServices =
 
 export type RecallError = InvalidInput | CandidateStoreError
 
-/** The caller's filters as the legs read them. */
-export const toRetrievalFilter = (query: Query): RetrievalFilter => ({
-  ...(query.filters.types === undefined ? {} : { types: query.filters.types }),
-  ...(query.filters.since === undefined ? {} : { since: query.filters.since }),
-  ...(query.filters.paths === undefined ? {} : { pathPrefixes: query.filters.paths }),
-  ...(query.filters.includeSuperseded === undefined ? {} : { includeSuperseded: query.filters.includeSuperseded })
-})
-
 const describeFilters = (query: Query): string =>
   [
     query.filters.types === undefined ? undefined : `types: ${query.filters.types.join(", ")}`,
@@ -108,7 +100,8 @@ export const recallTrace = Effect.fn("recallTrace")(function*(
   const now = yield* Clock.currentTimeMillis
   const config = yield* RetrievalConfig
   const timings: Record<string, number> | undefined = query.explain || options.measure ? {} : undefined
-  const filter = toRetrievalFilter(query)
+  // The caller's filters are the legs' filter: one type, nothing copied or renamed.
+  const filter: RetrievalFilter = query.filters
 
   const intentClassifier = yield* IntentClassifier
   const fusion = yield* Fusion

@@ -135,7 +135,7 @@ export const excerptOf = (chunk: Chunk, queryTerms: ReadonlySet<string>): string
 }
 
 const toFilter = (request: SearchRequest): RetrievalFilter => ({
-  ...(request.scope === undefined || request.scope.length === 0 ? {} : { pathPrefixes: request.scope }),
+  ...(request.scope === undefined || request.scope.length === 0 ? {} : { paths: request.scope }),
   ...(request.types === undefined ? {} : { types: request.types })
 })
 

@@ -64,7 +64,7 @@ const filterArb: fc.Arbitrary<RetrievalFilter> = fc.record(
   {
     types: fc.subarray([...TYPES]),
     since: fc.constantFrom("2023-06-01", "2024-03-15T08:30:00Z", "2025-01-01"),
-    pathPrefixes: fc.subarray(DIRS, { maxLength: 2 }),
+    paths: fc.subarray(DIRS, { maxLength: 2 }),
     includeSuperseded: fc.boolean()
   },
   { requiredKeys: [] }

@@ -104,8 +104,8 @@ export const contract = <E>(name: string, makeLayer: MakeCandidateLayer<E>) => {
           const asked = (filter: RetrievalFilter) => Effect.map(store.notes(filter), (notes) => notes.map((n) => n.id))
           assert.deepStrictEqual(yield* asked({}), ["docs-old/page.md", ZETA, ALPHA])
           assert.deepStrictEqual(yield* asked({ types: ["state"], includeSuperseded: true }), [EMILE])
-          assert.deepStrictEqual(yield* asked({ pathPrefixes: ["notes"] }), [ZETA, ALPHA])
-          assert.deepStrictEqual(yield* asked({ pathPrefixes: ["docs"] }), [])
+          assert.deepStrictEqual(yield* asked({ paths: ["notes"] }), [ZETA, ALPHA])
+          assert.deepStrictEqual(yield* asked({ paths: ["docs"] }), [])
           assert.deepStrictEqual(yield* asked({}), ["docs-old/page.md", ZETA, ALPHA])
         })))
 

@@ -126,7 +126,7 @@ export const contract = <E>(name: string, makeLayer: MakeLexicalLayer<E>) => {
         ]
         assert.deepStrictEqual(ids(yield* search(chunks, "alpha", 10, { types: ["decision", "code"] })).sort(), ["docs/a.md#x", "src/c.ts#x"])
         assert.deepStrictEqual(ids(yield* search(chunks, "alpha", 10, { since: "2024-03-01" })).sort(), ["docs-old/b.md#x", "src/c.ts#x"])
-        assert.deepStrictEqual(ids(yield* search(chunks, "alpha", 10, { pathPrefixes: ["docs"] })), ["docs/a.md#x"])
+        assert.deepStrictEqual(ids(yield* search(chunks, "alpha", 10, { paths: ["docs"] })), ["docs/a.md#x"])
       }))
 
     it.effect("search - applies the filter before the cut, so limit hits come back", () =>

@@ -59,7 +59,7 @@ export const contract = <E>(name: string, makeLayer: MakeVectorLayer<E>) => {
         const far = Array.from({ length: 5 }, (_, i) => entry(`v/far${i}.md#x`, [0.2 * i, 1]))
         const hits = yield* nearest(2, [...close, ...far], [1, 0], 3)
         assert.deepStrictEqual(ids(hits), ["v/far4.md#x", "v/far3.md#x", "v/far2.md#x"])
-        const typed = yield* nearest(2, [...close, ...far], [1, 0], 2, { includeSuperseded: true, pathPrefixes: ["v/far3.md"] })
+        const typed = yield* nearest(2, [...close, ...far], [1, 0], 2, { includeSuperseded: true, paths: ["v/far3.md"] })
         assert.deepStrictEqual(ids(typed), ["v/far3.md#x"])
       }))
 

@@ -64,7 +64,7 @@ export const chunkClause = (filter: RetrievalFilter, alias: string): Clause => {
     noteType: `${alias}.note_type`,
     createdMs: `${alias}.created_ms`
   })
-  const paths = filter.pathPrefixes === undefined ? undefined : pathClause(`${alias}.path`, filter.pathPrefixes)
+  const paths = filter.paths === undefined ? undefined : pathClause(`${alias}.path`, filter.paths)
   if (paths !== undefined) {
     parts.push(paths.sql)
     params.push(...paths.params)
@@ -78,7 +78,7 @@ export const chunkClause = (filter: RetrievalFilter, alias: string): Clause => {
  */
 export const vectorClause = (filter: RetrievalFilter): Clause => {
   const { parts, params } = clauses(filter, { superseded: "superseded", noteType: "note_type", createdMs: "created_ms" })
-  const paths = filter.pathPrefixes === undefined ? undefined : pathClause("c.path", filter.pathPrefixes)
+  const paths = filter.paths === undefined ? undefined : pathClause("c.path", filter.paths)
   if (paths !== undefined) {
     parts.push(`rowid IN (SELECT c.row FROM chunks c WHERE ${paths.sql})`)
     params.push(...paths.params)

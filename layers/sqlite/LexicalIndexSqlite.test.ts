@@ -38,7 +38,7 @@ const QUERIES = SOFTWARE_QUERIES
 const FILTERS: ReadonlyArray<RetrievalFilter> = [
   {},
   { types: ["decision", "convention"] },
-  { pathPrefixes: ["notes/caching.md", "notes/retries.md", "notes/secrets.md"] },
+  { paths: ["notes/caching.md", "notes/retries.md", "notes/secrets.md"] },
   { includeSuperseded: true }
 ]
 
@@ -166,7 +166,7 @@ describe("LexicalIndexSqlite", () => {
       const { chunks, queries } = flatCorpus(1_200, 60, 11)
       const { memory, sqlite } = yield* bothIndexes(chunks, { text: 1, title: 2.5, tags: 1.5 }, "pruned")
       // The path filter names notes this corpus lacks; the others leave hundreds of matches.
-      const filters = FILTERS.filter((filter) => filter.pathPrefixes === undefined)
+      const filters = FILTERS.filter((filter) => filter.paths === undefined)
       for (const [i, query] of queries.entries()) {
         const filter = filters[i % filters.length]!
         for (const limit of [1, 10, 40]) {

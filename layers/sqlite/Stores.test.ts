@@ -41,9 +41,9 @@ const FILTERS: ReadonlyArray<RetrievalFilter> = [
   { includeSuperseded: true },
   { types: ["decision", "state"] },
   { since: "2024-07-01" },
-  { pathPrefixes: ["notes/caching.md", "notes/retries.md"] },
-  { pathPrefixes: ["notes"], types: ["convention"], since: "2024-02-01T00:00:00+01:00", includeSuperseded: true },
-  { pathPrefixes: ["elsewhere"] }
+  { paths: ["notes/caching.md", "notes/retries.md"] },
+  { paths: ["notes"], types: ["convention"], since: "2024-02-01T00:00:00+01:00", includeSuperseded: true },
+  { paths: ["elsewhere"] }
 ]
 
 const sqliteStores = (database: DatabaseShape) =>

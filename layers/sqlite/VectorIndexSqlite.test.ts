@@ -75,8 +75,8 @@ const FILTERS: ReadonlyArray<RetrievalFilter> = [
   { includeSuperseded: true },
   { types: ["code", "decision"] },
   { since: "2024-06-01" },
-  { pathPrefixes: ["dir3", "dir5/"] },
-  { types: ["note"], since: "2024-03-01", pathPrefixes: ["dir1"], includeSuperseded: true }
+  { paths: ["dir3", "dir5/"] },
+  { types: ["note"], since: "2024-03-01", paths: ["dir1"], includeSuperseded: true }
 ]
 
 const MODES: ReadonlyArray<readonly [string, VectorIndexSqlite.Options]> = [["held in memory", {}], ["vec0 alone", { holdInMemory: false }]]
@@ -152,7 +152,7 @@ describe.each(MODES)("VectorIndexSqlite, %s", (_, options) => {
       const filterArb = fc.record({
         types: fc.subarray([...TYPES]),
         since: fc.constantFrom("2024-04-01", "2024-09-30T12:00:00+02:00"),
-        pathPrefixes: fc.subarray(["a", "a/b", "b/"]),
+        paths: fc.subarray(["a", "a/b", "b/"]),
         includeSuperseded: fc.boolean()
       }, { requiredKeys: [] })
       const caseArb = fc.tuple(fc.uniqueArray(entryArb, { selector: (e) => `${e.dir}/${e.n}`, maxLength: 30 }), filterArb, fc.integer({ min: 1, max: 12 }))

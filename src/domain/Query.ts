@@ -14,14 +14,24 @@ export const DEFAULT_BUDGET_TOKENS = 4_000
 
 export const BudgetTokens = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: MAX_BUDGET_TOKENS }))
 
+/**
+ * Which chunks a query may see at all; every retrieval leg honours it, inside its index and again
+ * over the materialised candidates (`ports/RetrievalFilter.ts` compiles it).
+ */
 export const QueryFilters = Schema.Struct({
-  /** Keep only these note types. */
+  /** Only chunks of these note types; absent or empty means every type. */
   types: Schema.optionalKey(Schema.Array(NoteType)),
-  /** ISO date: keep only words written on or after it (unknown ages are kept). */
+  /**
+   * ISO date: only words at least this recent (`provenance.createdAt >= since`); a chunk whose age
+   * is unknown or unreadable is kept, because absence of a date is not evidence of age.
+   */
   since: Schema.optionalKey(IsoInstant),
-  /** Keep only files under these repository-relative path prefixes. */
+  /**
+   * Only files under these repository-relative paths, matched on whole path segments (`docs` admits
+   * `docs/a.md` and `docs`, not `docs-old/a.md`); absent or empty means everywhere.
+   */
   paths: Schema.optionalKey(Schema.Array(Schema.String)),
-  /** Also return content marked superseded (excluded by default). */
+  /** Admit superseded content (trust state or status `superseded`), excluded by default. */
   includeSuperseded: Schema.optionalKey(Schema.Boolean)
 })
 export type QueryFilters = typeof QueryFilters.Type

@@ -2,11 +2,22 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { chunk as makeChunk } from "../../test/support/Fixtures.ts"
 import { instantMillis } from "../domain/Instant.ts"
+import { decodeQuery } from "../domain/Query.ts"
 import { decode, matchesFilter } from "./RetrievalFilter.ts"
 
 const chunk = makeChunk({ id: "docs/guide/a.md#x", text: "a", noteType: "decision", createdAt: "2024-05-10T12:00:00Z" })
 
 describe("RetrievalFilter", () => {
+  it.effect("a query's filters are the filter the legs read, under the names the caller wrote", () =>
+    Effect.gen(function*() {
+      const query = yield* decodeQuery({ text: "q", filters: { types: ["decision"], paths: ["docs/guide"] } })
+      assert.isTrue(matchesFilter(chunk, query.filters))
+      assert.isFalse(matchesFilter(chunk, (yield* decodeQuery({ text: "q", filters: { paths: ["docs/other"] } })).filters))
+      // The legs' old name for paths is no longer a second spelling: a strict query refuses it.
+      const refused = yield* Effect.flip(decodeQuery({ text: "q", filters: { pathPrefixes: ["docs"] } }))
+      assert.strictEqual(refused._tag, "InvalidInput")
+    }))
+
   it("matchesFilter - admits everything but superseded chunks by default", () => {
     assert.isTrue(matchesFilter(chunk, {}))
     assert.isFalse(matchesFilter({ ...chunk, status: "superseded" }, {}))
@@ -30,12 +41,12 @@ describe("RetrievalFilter", () => {
     assert.isTrue(matchesFilter({ ...chunk, provenance: { ...chunk.provenance, createdAt: "last week" } }, { since: "2030-01-01" }))
   })
 
-  it("matchesFilter - pathPrefixes match whole segments", () => {
-    assert.isTrue(matchesFilter(chunk, { pathPrefixes: ["docs"] }))
-    assert.isTrue(matchesFilter(chunk, { pathPrefixes: ["docs/guide/"] }))
-    assert.isTrue(matchesFilter(chunk, { pathPrefixes: ["docs/guide/a.md"] }))
-    assert.isFalse(matchesFilter(chunk, { pathPrefixes: ["doc", "docs/gui"] }))
-    assert.isTrue(matchesFilter(chunk, { pathPrefixes: ["src", "docs"] }))
+  it("matchesFilter - paths match whole segments", () => {
+    assert.isTrue(matchesFilter(chunk, { paths: ["docs"] }))
+    assert.isTrue(matchesFilter(chunk, { paths: ["docs/guide/"] }))
+    assert.isTrue(matchesFilter(chunk, { paths: ["docs/guide/a.md"] }))
+    assert.isFalse(matchesFilter(chunk, { paths: ["doc", "docs/gui"] }))
+    assert.isTrue(matchesFilter(chunk, { paths: ["src", "docs"] }))
   })
 
   it("instantMillis - reads dates and zoned date-times, refuses zoneless times and impossible dates", () => {

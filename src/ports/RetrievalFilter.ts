@@ -5,26 +5,12 @@
  */
 import { Schema } from "effect"
 import type { Chunk } from "../domain/Chunk.ts"
-import { NoteType } from "../domain/Chunk.ts"
-import { instantMillis, IsoInstant } from "../domain/Instant.ts"
+import { instantMillis } from "../domain/Instant.ts"
+import { QueryFilters } from "../domain/Query.ts"
 
-export const RetrievalFilter = Schema.Struct({
-  /** Only chunks of these note types; absent or empty means every type. */
-  types: Schema.optional(Schema.Array(NoteType)),
-  /**
-   * Only chunks whose words are at least this recent (`provenance.createdAt >= since`); a chunk
-   * whose age is unknown or unreadable is kept, because absence of a date is not evidence of age.
-   */
-  since: Schema.optional(IsoInstant),
-  /**
-   * Only chunks under one of these repository-relative paths, matched on whole path segments
-   * (`docs` admits `docs/a.md` and `docs`, not `docs-old/a.md`); absent or empty means everywhere.
-   */
-  pathPrefixes: Schema.optional(Schema.Array(Schema.String)),
-  /** Admit superseded chunks (trust state or status `superseded`). Default false. */
-  includeSuperseded: Schema.optional(Schema.Boolean)
-})
-export type RetrievalFilter = typeof RetrievalFilter.Type
+/** The filter's shape is the query's own `filters` (one type, see `domain/Query.ts`). */
+export const RetrievalFilter = QueryFilters
+export type RetrievalFilter = QueryFilters
 
 /** No caller clauses: everything except superseded chunks. */
 export const defaults: RetrievalFilter = {}
@@ -52,7 +38,7 @@ export interface FilterSubject {
 export const compile = (filter: RetrievalFilter): (chunk: FilterSubject) => boolean => {
   const types = filter.types !== undefined && filter.types.length > 0 ? new Set(filter.types) : undefined
   const since = filter.since === undefined ? Number.NaN : instantMillis(filter.since)
-  const prefixes = filter.pathPrefixes !== undefined && filter.pathPrefixes.length > 0 ? filter.pathPrefixes : undefined
+  const prefixes = filter.paths !== undefined && filter.paths.length > 0 ? filter.paths : undefined
   const includeSuperseded = filter.includeSuperseded === true
   return (chunk) => {
     if (!includeSuperseded && (chunk.provenance.state === "superseded" || chunk.status === "superseded")) return false
