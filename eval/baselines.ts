@@ -176,38 +176,37 @@ export const BASELINES: ReadonlyArray<Baseline> = makeBaselines()
  * Run one baseline: its ranking, cut to `rerankLimit` as recall cuts, rank-scored (1 / rank) so the
  * packer keeps its order, packed with the shipped packer and counter at the same budget.
  */
-export const runBaseline = (baseline: Baseline, corpus: EvalCorpus, questions: ReadonlyArray<LoadedQuestion>, budgetTokens: number) =>
-  Effect.gen(function*() {
-    const rank = yield* baseline.prepare(corpus)
-    const byId = new Map(corpus.chunks.map((c) => [c.id, c]))
-    const pack = makePack(TokenCounterDefault.counter.count, RetrievalConfig.defaults)
-    const observations: Array<M.Observation & { readonly file: string }> = []
-    for (const q of questions) {
-      const started = performance.now()
-      const ids = (yield* Effect.promise(async () => rank(q))).slice(0, RetrievalConfig.defaults.rerankLimit)
-      const candidates = ids.flatMap((id, i) => {
-        const chunk = byId.get(id)
-        return chunk === undefined ? [] : [Candidate.make(chunk, 1 / (i + 1))]
-      })
-      const result = pack({
-        query: { text: textOf(q.question), budgetTokens, filters: {}, explain: false },
-        candidates,
-        conflicts: [],
-        gaps: [],
-        indexHealth: { embeddingCoverage: 1, lagSeconds: 0 }
-      })
-      observations.push({
-        file: q.file,
-        question: q.question,
-        claims: result.claims.map((c) => ({ note: c.note, ref: c.ref, text: c.text, heading: c.heading })),
-        gaps: result.gaps,
-        conflicts: [],
-        usedTokens: result.usedTokens,
-        budgetTokens,
-        candidateNotes: candidates.map((c) => c.chunk.noteId),
-        latencyMs: performance.now() - started,
-        stageMs: {}
-      })
-    }
-    return observations
-  })
+export const runBaseline = Effect.fn("baselines.runBaseline")(function*(baseline: Baseline, corpus: EvalCorpus, questions: ReadonlyArray<LoadedQuestion>, budgetTokens: number) {
+  const rank = yield* baseline.prepare(corpus)
+  const byId = new Map(corpus.chunks.map((c) => [c.id, c]))
+  const pack = makePack(TokenCounterDefault.counter.count, RetrievalConfig.defaults)
+  const observations: Array<M.Observation & { readonly file: string }> = []
+  for (const q of questions) {
+    const started = performance.now()
+    const ids = (yield* Effect.promise(async () => rank(q))).slice(0, RetrievalConfig.defaults.rerankLimit)
+    const candidates = ids.flatMap((id, i) => {
+      const chunk = byId.get(id)
+      return chunk === undefined ? [] : [Candidate.make(chunk, 1 / (i + 1))]
+    })
+    const result = pack({
+      query: { text: textOf(q.question), budgetTokens, filters: {}, explain: false },
+      candidates,
+      conflicts: [],
+      gaps: [],
+      indexHealth: { embeddingCoverage: 1, lagSeconds: 0 }
+    })
+    observations.push({
+      file: q.file,
+      question: q.question,
+      claims: result.claims.map((c) => ({ note: c.note, ref: c.ref, text: c.text, heading: c.heading })),
+      gaps: result.gaps,
+      conflicts: [],
+      usedTokens: result.usedTokens,
+      budgetTokens,
+      candidateNotes: candidates.map((c) => c.chunk.noteId),
+      latencyMs: performance.now() - started,
+      stageMs: {}
+    })
+  }
+  return observations
+})

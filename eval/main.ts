@@ -130,24 +130,22 @@ export const parseArgs = (argv: ReadonlyArray<string>): Args => {
 }
 
 /** Every question file of a set, sorted, decoded; an undecodable file is an error, not a skip. */
-const loadQuestions = (folder: string) =>
-  Effect.gen(function*() {
-    const files = readdirSync(folder).filter((f) => f.endsWith(".json")).sort()
-    const loaded: Array<LoadedQuestion> = []
-    for (const file of files) {
-      const questions = yield* decodeQuestionFile(JSON.parse(readFileSync(join(folder, file), "utf8")))
-      for (const question of questions) loaded.push({ file, question })
-    }
-    return loaded
-  })
+const loadQuestions = Effect.fn("main.loadQuestions")(function*(folder: string) {
+  const files = readdirSync(folder).filter((f) => f.endsWith(".json")).sort()
+  const loaded: Array<LoadedQuestion> = []
+  for (const file of files) {
+    const questions = yield* decodeQuestionFile(JSON.parse(readFileSync(join(folder, file), "utf8")))
+    for (const question of questions) loaded.push({ file, question })
+  }
+  return loaded
+})
 
 const withOverrides = (conditions: ReadonlyArray<Condition>, overrides: unknown): ReadonlyArray<Condition> =>
   overrides === undefined
     ? conditions
     : conditions.map((c) => ({ ...c, options: { ...c.options, config: { ...(c.options.config as object ?? {}), ...(overrides as object) } } }))
 
-export const runEval = (args: Args) =>
-  Effect.gen(function*() {
+export const runEval = Effect.fn("main.runEval")(function*(args: Args) {
     const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path
     let failed = false

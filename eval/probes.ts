@@ -33,8 +33,7 @@ export const emptyKnowledgeBaseProbes = Effect.gen(function*() {
 })
 
 /** Remove the primary note of the first answerable question, ask it again: none of that note may return. */
-export const deletedContentProbe = (corpus: EvalCorpus, questions: ReadonlyArray<Question>) =>
-  Effect.gen(function*() {
+export const deletedContentProbe = Effect.fn("probes.deletedContentProbe")(function*(corpus: EvalCorpus, questions: ReadonlyArray<Question>) {
     const question = questions.find((q) => kindOf(q) === "positive" && typeof q.primary === "string")
     if (question === undefined) return { name: "deleted-content-absent", pass: true, detail: "no answerable question to probe with" }
     const deleted = question.primary as string

@@ -97,13 +97,10 @@ const keyed = (observations: ReadonlyArray<M.Observation>, metric: (o: M.Observa
     return value === undefined ? [] : [[o.question.id, value] as const]
   }))
 
-const observe = (
-  runtime: ManagedRuntime.ManagedRuntime<Recall.RecallLayerServices, unknown>,
+const observe = Effect.fn("run.observe")(function*(runtime: ManagedRuntime.ManagedRuntime<Recall.RecallLayerServices, unknown>,
   corpus: EvalCorpus,
   loaded: LoadedQuestion,
-  budgetTokens: number
-) =>
-  Effect.gen(function*() {
+  budgetTokens: number) {
     const q = loaded.question
     const traced = yield* Effect.promise(() =>
       runtime.runPromiseExit(

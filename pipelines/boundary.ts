@@ -9,8 +9,7 @@ import type { ContextPack } from "../src/domain/ContextPack.ts"
 import { RetrievalConfig } from "../src/RetrievalConfig.ts"
 import { ensureNeverSilent } from "../src/retrieval/pack.ts"
 
-export const neverSilent = <E, R>(pack: Effect.Effect<ContextPack, E, R>): Effect.Effect<ContextPack, E, R> =>
-  Effect.gen(function*() {
-    const { fallbackGapText } = yield* RetrievalConfig
-    return ensureNeverSilent(yield* pack, fallbackGapText)
-  })
+export const neverSilent = Effect.fn("boundary.neverSilent")(function*<E, R>(pack: Effect.Effect<ContextPack, E, R>): Effect.fn.Return<ContextPack, E, R> {
+  const { fallbackGapText } = yield* RetrievalConfig
+  return ensureNeverSilent(yield* pack, fallbackGapText)
+})

@@ -16,11 +16,10 @@ export class SnapshotMissing extends Schema.TaggedError<SnapshotMissing>()("Snap
   }
 }
 
-export const committedSnapshot = (root: string): Effect.Effect<Snapshot, SnapshotMissing, FileSystem.FileSystem | Path.Path> =>
-  Effect.gen(function*() {
-    const fs = yield* FileSystem.FileSystem
-    const path = yield* Path.Path
-    const read = yield* SnapshotFile.read(fs, path.join(cairnDir(path, root), "snapshot.json"), ScanCache.make())
-    if (Option.isNone(read)) return yield* new SnapshotMissing({ root })
-    return read.value
-  })
+export const committedSnapshot = Effect.fn("committedSnapshot.committedSnapshot")(function*(root: string): Effect.fn.Return<Snapshot, SnapshotMissing, FileSystem.FileSystem | Path.Path> {
+  const fs = yield* FileSystem.FileSystem
+  const path = yield* Path.Path
+  const read = yield* SnapshotFile.read(fs, path.join(cairnDir(path, root), "snapshot.json"), ScanCache.make())
+  if (Option.isNone(read)) return yield* new SnapshotMissing({ root })
+  return read.value
+})

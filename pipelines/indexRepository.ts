@@ -149,8 +149,7 @@ const requireDirectory = (fs: FileSystem.FileSystem, root: string) =>
  * file is made, and writable where cairn's folder goes, or it cannot be made at all. Checked
  * before anything is created, so a run that must fail leaves the root as it was.
  */
-const requireIndexable = (fs: FileSystem.FileSystem, path: Path.Path, root: string) =>
-  Effect.gen(function*() {
+const requireIndexable = Effect.fn("indexRepository.requireIndexable")(function*(fs: FileSystem.FileSystem, path: Path.Path, root: string) {
     yield* requireDirectory(fs, root)
     yield* fs.readDirectory(root).pipe(Effect.mapError((error) =>
       new DiscoveryError({ reason: new SourceUnreadable({ path: root, detail: `the directory cannot be listed (${error.reason._tag})` }) })
@@ -188,13 +187,12 @@ export const cairnDir = (path: Path.Path, root: string) => path.join(root, ".cai
  * Creates cairn's folder under a root, with the `.gitignore` that keeps it out of the repository's
  * `git status` (as opening the index does); one already there is the user's and stays as it is.
  */
-const makeCairnDir = (fs: FileSystem.FileSystem, path: Path.Path, root: string) =>
-  Effect.gen(function*() {
-    yield* fs.makeDirectory(cairnDir(path, root), { recursive: true })
-    yield* fs.writeFileString(path.join(cairnDir(path, root), ".gitignore"), Database.CAIRN_GITIGNORE, { flag: "wx" }).pipe(
-      Effect.catchReason("PlatformError", "AlreadyExists", () => Effect.void)
-    )
-  })
+const makeCairnDir = Effect.fn("indexRepository.makeCairnDir")(function*(fs: FileSystem.FileSystem, path: Path.Path, root: string) {
+  yield* fs.makeDirectory(cairnDir(path, root), { recursive: true })
+  yield* fs.writeFileString(path.join(cairnDir(path, root), ".gitignore"), Database.CAIRN_GITIGNORE, { flag: "wx" }).pipe(
+    Effect.catchReason("PlatformError", "AlreadyExists", () => Effect.void)
+  )
+})
 
 /** A file the index keeps as a note when discovery makes a module or document of it. */
 const isNotePath = (path: string): boolean => {
@@ -301,34 +299,31 @@ const readBytes = (file: string): Uint8Array | undefined => {
  * files' texts live only as long as this step: a cold build holds every file of the repository at
  * once here, and nothing after chunking needs them.
  */
-const chunkNotes = (
-  root: string,
+const chunkNotes = Effect.fn("indexRepository.chunkNotes")(function*(root: string,
   redact: (path: string, text: string) => Redacted,
   notes: ReadonlyArray<string>,
   counter: TokenCounterShape,
   chunking: ChunkingConfig.ChunkingConfig,
-  progress: (event: IndexProgress) => void
-) =>
-  Effect.gen(function*() {
-    const path = yield* Path.Path
-    const history = yield* Effect.serviceOption(History)
-    const isRepository = Option.isSome(history) ? yield* history.value.isRepository : false
-    const blames = isRepository && Option.isSome(history) ? yield* history.value.blameAll(notes) : new Map<string, Option.Option<ReadonlyArray<BlameLine>>>()
-    const requests: Array<ChunkFileInput> = []
-    const unread = new Set<string>()
-    for (const note of notes) {
-      const bytes = readBytes(path.join(root, note))
-      if (bytes === undefined) unread.add(note)
-      if (bytes === undefined || isBinary(bytes)) continue
-      const blame = Option.getOrUndefined(blames.get(note) ?? Option.none())
-      // As discovery redacts it, so no chunk holds a secret the snapshot does not.
-      const { text } = redact(note, decodeText(bytes))
-      requests.push({ path: note, text, ...(blame === undefined ? {} : { history: blame }) })
-    }
-    const chunker = yield* ChunkerPool
-    const chunks: Array<Chunk> = (yield* chunker.chunkAll(requests, counter, (done) => progress({ _tag: "Chunked", done, total: notes.length }), chunking)).flat()
-    return { chunks, unread }
-  })
+  progress: (event: IndexProgress) => void) {
+  const path = yield* Path.Path
+  const history = yield* Effect.serviceOption(History)
+  const isRepository = Option.isSome(history) ? yield* history.value.isRepository : false
+  const blames = isRepository && Option.isSome(history) ? yield* history.value.blameAll(notes) : new Map<string, Option.Option<ReadonlyArray<BlameLine>>>()
+  const requests: Array<ChunkFileInput> = []
+  const unread = new Set<string>()
+  for (const note of notes) {
+    const bytes = readBytes(path.join(root, note))
+    if (bytes === undefined) unread.add(note)
+    if (bytes === undefined || isBinary(bytes)) continue
+    const blame = Option.getOrUndefined(blames.get(note) ?? Option.none())
+    // As discovery redacts it, so no chunk holds a secret the snapshot does not.
+    const { text } = redact(note, decodeText(bytes))
+    requests.push({ path: note, text, ...(blame === undefined ? {} : { history: blame }) })
+  }
+  const chunker = yield* ChunkerPool
+  const chunks: Array<Chunk> = (yield* chunker.chunkAll(requests, counter, (done) => progress({ _tag: "Chunked", done, total: notes.length }), chunking)).flat()
+  return { chunks, unread }
+})
 
 /** Discovery and its parsers, loaded when a scan reads files: a refresh that finds the tree as it was never needs them. */
 const discoveryModule = Effect.promise(() => import("./discover.ts"))
@@ -341,7 +336,7 @@ const discoveryModule = Effect.promise(() => import("./discover.ts"))
  * The snapshot file is trusted; should it hold something a scan cannot take, the scan runs cold,
  * on a cache of its own, which is the one that may vouch for it afterwards.
  */
-const scanSince = (options: {
+const scanSince = Effect.fn("indexRepository.scanSince")(function*(options: {
   readonly root: string
   readonly config: Partial<DiscoveryConfig>
   readonly fingerprint: string
@@ -357,8 +352,7 @@ const scanSince = (options: {
    */
   readonly patchable?: PatchableIndex | undefined
   readonly onProgress?: ((progress: IndexProgress) => void) | undefined
-}) =>
-  Effect.gen(function*() {
+}) {
     const { root, config, remembered, manifest } = options
     const verdict = options.rebuild === true ? undefined : yield* rememberedVerdict(options)
     if (manifest !== undefined && verdict?.unchanged === true) return manifest
@@ -414,41 +408,40 @@ const noteOfEntity = (id: string): string | undefined => {
  * moved ones are looked up in it. A moved note the index does not hold, or fewer notes than its
  * commit left, means the two disagree, and the full scan decides.
  */
-const patchSince = (options: {
+const patchSince = Effect.fn("indexRepository.patchSince")(function*(options: {
   readonly root: string
   readonly config: Partial<DiscoveryConfig>
   readonly memo: SnapshotFile.SnapshotMemo
   readonly listing: Listing
   readonly cache: ScanCache.ScanCache
   readonly indexed: PatchableIndex
-}) =>
-  Effect.gen(function*() {
-    const fs = yield* FileSystem.FileSystem
-    const path = yield* Path.Path
-    const { root, cache } = options
-    // Notes lost from the index since its commit (a damaged file) are put back by the full scan.
-    if ((yield* options.indexed.held) !== options.indexed.notes) return undefined
-    const stored = yield* SnapshotFile.readStored(fs, path.join(cairnDir(path, root), "snapshot.json"), options.memo)
-    if (Option.isNone(stored)) return undefined
-    const { patch } = yield* discoveryModule
-    const patched = yield* patch({ root, stored: stored.value.stored, listing: options.listing, config: options.config, cache }).pipe(
-      Effect.catchDefect(() => Effect.succeed(undefined))
-    )
-    if (patched === undefined) return undefined
-    const now = new Map<string, string>()
-    for (const unit of patched.units) {
-      const note = noteOfEntity(unit.entity.id)
-      const hash = unit.entity.evidence[0]?.contentHash
-      if (note !== undefined && hash !== undefined) now.set(note, hash)
-    }
-    const held = yield* options.indexed.hashesOf([...now.keys()])
-    const changed = new Map<string, string>()
-    for (const [note, hash] of now) {
-      if (!held.has(note)) return undefined
-      if (held.get(note) !== hash) changed.set(note, hash)
-    }
-    return { patched, stored: stored.value, cache, notes: options.indexed.notes, changed } satisfies PatchedScan
-  })
+}) {
+  const fs = yield* FileSystem.FileSystem
+  const path = yield* Path.Path
+  const { root, cache } = options
+  // Notes lost from the index since its commit (a damaged file) are put back by the full scan.
+  if ((yield* options.indexed.held) !== options.indexed.notes) return undefined
+  const stored = yield* SnapshotFile.readStored(fs, path.join(cairnDir(path, root), "snapshot.json"), options.memo)
+  if (Option.isNone(stored)) return undefined
+  const { patch } = yield* discoveryModule
+  const patched = yield* patch({ root, stored: stored.value.stored, listing: options.listing, config: options.config, cache }).pipe(
+    Effect.catchDefect(() => Effect.succeed(undefined))
+  )
+  if (patched === undefined) return undefined
+  const now = new Map<string, string>()
+  for (const unit of patched.units) {
+    const note = noteOfEntity(unit.entity.id)
+    const hash = unit.entity.evidence[0]?.contentHash
+    if (note !== undefined && hash !== undefined) now.set(note, hash)
+  }
+  const held = yield* options.indexed.hashesOf([...now.keys()])
+  const changed = new Map<string, string>()
+  for (const [note, hash] of now) {
+    if (!held.has(note)) return undefined
+    if (held.get(note) !== hash) changed.set(note, hash)
+  }
+  return { patched, stored: stored.value, cache, notes: options.indexed.notes, changed } satisfies PatchedScan
+})
 
 /** What a patch asks of the index: how many notes its last commit left and it holds now, and the hashes of some. */
 interface PatchableIndex {
@@ -531,12 +524,11 @@ const stageFiles = (root: string, fingerprint: string, snapshotHash: string, sta
 const releasedWithScope = (staged: SnapshotFile.Staged) => Effect.addFinalizer(() => staged.discard)
 
 /** Brings `.cairn/`'s snapshot and scan cache up to what `memory` holds, if they lag behind. */
-export const saveIndexMemory = (root: string, memory: IndexMemory) =>
-  Effect.gen(function*() {
-    if (memory.saved !== false || memory.snapshot === undefined || memory.cache === undefined || memory.fingerprint === undefined) return
-    yield* Effect.scoped(Effect.flatMap(stageScan(root, memory.snapshot, memory.cache, memory.fingerprint), (staged) => staged.commit))
-    memory.saved = true
-  })
+export const saveIndexMemory = Effect.fn("indexRepository.saveIndexMemory")(function*(root: string, memory: IndexMemory) {
+  if (memory.saved !== false || memory.snapshot === undefined || memory.cache === undefined || memory.fingerprint === undefined) return
+  yield* Effect.scoped(Effect.flatMap(stageScan(root, memory.snapshot, memory.cache, memory.fingerprint), (staged) => staged.commit))
+  memory.saved = true
+})
 
 /** The report of a run that found nothing to do. */
 const upToDateReport = (manifest: StoredManifest): IndexReport => ({
@@ -584,118 +576,114 @@ interface ChunkingSettings {
 }
 
 /** The scan of an index run, or the manifest when there is nothing to do. */
-const scanForIndex = (options: IndexOptions, chunking: ChunkingSettings, progress: (event: IndexProgress) => void) =>
-  Effect.gen(function*() {
-    const fs = yield* FileSystem.FileSystem
-    const path = yield* Path.Path
-    const writer = yield* IndexWriter
-    const config = scanConfig(options.discovery)
-    const fingerprint = yield* scanFingerprint(config)
-    const memory = options.memory
-    // The files the last committed scan read, by stamp: from this process's memory, else from disk.
-    // A long-lived process scans on a fork of its cache, kept only once the index commits: a refresh
-    // that fails must not leave stamps vouching for files the index never took in.
-    const remembered: ScanCacheFile.ScanCacheFile = options.rebuild === true
-      ? { cache: ScanCache.make() }
-      : memory?.cache !== undefined && memory.snapshot !== undefined && memory.fingerprint !== undefined
-      ? { cache: memory.cache.fork(), fingerprint: memory.fingerprint, snapshotHash: memory.snapshot.contentHash }
-      : yield* ScanCacheFile.read(fs, path.join(cairnDir(path, options.root), "scan-cache.json"))
-    const manifest = yield* writer.manifest
-    const space = yield* writer.vectorSpaceHeader
-    // Chunks made under other chunking settings are not these settings' chunks: start over.
-    const rechunk = manifest !== undefined && (yield* writer.builtUnder) !== chunking.fingerprint
-    // Without sqlite-vec no vector is stored, so there is no embedder to fit: only a rebuild or new
-    // chunking settings rewrite every note.
-    const retrain = writer.vectorsUnavailable === undefined &&
-      (options.rebuild === true || rechunk || space === undefined || space.modelId !== LSA_MODEL_ID)
-    const rewrite = retrain || options.rebuild === true || rechunk
-    const scanned = yield* scanSince({
-      root: options.root,
-      config,
-      fingerprint,
-      remembered,
-      manifest,
-      previous: memory?.snapshot,
-      rebuild: options.rebuild === true || rechunk,
-      keepsCache: memory !== undefined,
-      patchable: memory === undefined && !rewrite && manifest !== undefined ? { notes: manifest.noteCount, held: writer.noteCount, hashesOf: writer.noteHashesOf } : undefined,
-      onProgress: progress
-    })
-    if ("patched" in scanned) return yield* patchedScan(options.root, scanned, { space: space!, fingerprint }, progress)
-    if (!("snapshot" in scanned)) return scanned
-    const { snapshot, cache, previous } = scanned
-
-    const current = notesOf(snapshot)
-    yield* reported(progress, { _tag: "Discovered", files: current.size })
-    // What the index holds per note: this process's last snapshot says it when the index holds that build.
-    const stored: ReadonlyMap<string, string | null> = memory?.snapshot !== undefined && manifest?.snapshotHash === memory.snapshot.contentHash
-      ? notesOf(memory.snapshot)
-      : yield* writer.noteHashes
-    // Outbound edges move with a note's own text and with how its links resolve; discovery hands a
-    // unit's relation group on unchanged (the same object) exactly when neither moved. The groups of
-    // the build the index holds are known when this run's previous snapshot is that build.
-    const indexedBuild = !rewrite && previous !== undefined && previous.contentHash === manifest?.snapshotHash
-    return {
-      notes: current.size,
-      hashes: current,
-      changed: [...current].filter(([note, hash]) => rewrite || stored.get(note) !== hash).map(([note]) => note).sort(byCodeUnit),
-      deleted: [...stored.keys()].filter((note) => !current.has(note)).sort(byCodeUnit),
-      relations: relationUpdate(snapshot, {
-        before: indexedBuild ? unitsOf(previous, cache) : undefined,
-        after: unitsOf(snapshot, cache)
-      }),
-      snapshotHash: snapshot.contentHash,
-      space,
-      retrain,
-      rewrite,
-      patched: false,
-      files: memory === undefined || memory.saved === undefined ? yield* stageScan(options.root, snapshot, cache, fingerprint) : undefined,
-      kept: memory === undefined ? undefined : { snapshot, cache, fingerprint }
-    } satisfies Scan
+const scanForIndex = Effect.fn("indexRepository.scanForIndex")(function*(options: IndexOptions, chunking: ChunkingSettings, progress: (event: IndexProgress) => void) {
+  const fs = yield* FileSystem.FileSystem
+  const path = yield* Path.Path
+  const writer = yield* IndexWriter
+  const config = scanConfig(options.discovery)
+  const fingerprint = yield* scanFingerprint(config)
+  const memory = options.memory
+  // The files the last committed scan read, by stamp: from this process's memory, else from disk.
+  // A long-lived process scans on a fork of its cache, kept only once the index commits: a refresh
+  // that fails must not leave stamps vouching for files the index never took in.
+  const remembered: ScanCacheFile.ScanCacheFile = options.rebuild === true
+    ? { cache: ScanCache.make() }
+    : memory?.cache !== undefined && memory.snapshot !== undefined && memory.fingerprint !== undefined
+    ? { cache: memory.cache.fork(), fingerprint: memory.fingerprint, snapshotHash: memory.snapshot.contentHash }
+    : yield* ScanCacheFile.read(fs, path.join(cairnDir(path, options.root), "scan-cache.json"))
+  const manifest = yield* writer.manifest
+  const space = yield* writer.vectorSpaceHeader
+  // Chunks made under other chunking settings are not these settings' chunks: start over.
+  const rechunk = manifest !== undefined && (yield* writer.builtUnder) !== chunking.fingerprint
+  // Without sqlite-vec no vector is stored, so there is no embedder to fit: only a rebuild or new
+  // chunking settings rewrite every note.
+  const retrain = writer.vectorsUnavailable === undefined &&
+    (options.rebuild === true || rechunk || space === undefined || space.modelId !== LSA_MODEL_ID)
+  const rewrite = retrain || options.rebuild === true || rechunk
+  const scanned = yield* scanSince({
+    root: options.root,
+    config,
+    fingerprint,
+    remembered,
+    manifest,
+    previous: memory?.snapshot,
+    rebuild: options.rebuild === true || rechunk,
+    keepsCache: memory !== undefined,
+    patchable: memory === undefined && !rewrite && manifest !== undefined ? { notes: manifest.noteCount, held: writer.noteCount, hashesOf: writer.noteHashesOf } : undefined,
+    onProgress: progress
   })
+  if ("patched" in scanned) return yield* patchedScan(options.root, scanned, { space: space!, fingerprint }, progress)
+  if (!("snapshot" in scanned)) return scanned
+  const { snapshot, cache, previous } = scanned
+
+  const current = notesOf(snapshot)
+  yield* reported(progress, { _tag: "Discovered", files: current.size })
+  // What the index holds per note: this process's last snapshot says it when the index holds that build.
+  const stored: ReadonlyMap<string, string | null> = memory?.snapshot !== undefined && manifest?.snapshotHash === memory.snapshot.contentHash
+    ? notesOf(memory.snapshot)
+    : yield* writer.noteHashes
+  // Outbound edges move with a note's own text and with how its links resolve; discovery hands a
+  // unit's relation group on unchanged (the same object) exactly when neither moved. The groups of
+  // the build the index holds are known when this run's previous snapshot is that build.
+  const indexedBuild = !rewrite && previous !== undefined && previous.contentHash === manifest?.snapshotHash
+  return {
+    notes: current.size,
+    hashes: current,
+    changed: [...current].filter(([note, hash]) => rewrite || stored.get(note) !== hash).map(([note]) => note).sort(byCodeUnit),
+    deleted: [...stored.keys()].filter((note) => !current.has(note)).sort(byCodeUnit),
+    relations: relationUpdate(snapshot, {
+      before: indexedBuild ? unitsOf(previous, cache) : undefined,
+      after: unitsOf(snapshot, cache)
+    }),
+    snapshotHash: snapshot.contentHash,
+    space,
+    retrain,
+    rewrite,
+    patched: false,
+    files: memory === undefined || memory.saved === undefined ? yield* stageScan(options.root, snapshot, cache, fingerprint) : undefined,
+    kept: memory === undefined ? undefined : { snapshot, cache, fingerprint }
+  } satisfies Scan
+})
 
 /**
  * The scan of an index run that patched the last snapshot: the moved modules' notes re-indexed,
  * their outbound edges rewritten, the patched snapshot and its memo staged.
  */
-const patchedScan = (
-  root: string,
+const patchedScan = Effect.fn("indexRepository.patchedScan")(function*(root: string,
   scanned: PatchedScan,
   run: { readonly space: Omit<VectorSpace, "model">; readonly fingerprint: string },
-  progress: (event: IndexProgress) => void
-) =>
-  Effect.gen(function*() {
-    const { patched, stored, cache, notes, changed } = scanned
-    yield* reported(progress, { _tag: "Discovered", files: notes })
-    const from: Array<string> = []
-    const edges: Array<NoteEdge> = []
-    // Every note of the snapshot is one the index holds; a relation to an entity of the snapshot
-    // names one that exists (assembly drops the others).
-    for (const unit of patched.units) {
-      const note = noteOfEntity(unit.entity.id)
-      if (note === undefined) continue
-      from.push(note)
-      for (const relation of unit.group) {
-        const to = noteOfEntity(relation.to)
-        if (to !== undefined && to !== note) edges.push({ from: note, to, verb: relation.kind })
-      }
+  progress: (event: IndexProgress) => void) {
+  const { patched, stored, cache, notes, changed } = scanned
+  yield* reported(progress, { _tag: "Discovered", files: notes })
+  const from: Array<string> = []
+  const edges: Array<NoteEdge> = []
+  // Every note of the snapshot is one the index holds; a relation to an entity of the snapshot
+  // names one that exists (assembly drops the others).
+  for (const unit of patched.units) {
+    const note = noteOfEntity(unit.entity.id)
+    if (note === undefined) continue
+    from.push(note)
+    for (const relation of unit.group) {
+      const to = noteOfEntity(relation.to)
+      if (to !== undefined && to !== note) edges.push({ from: note, to, verb: relation.kind })
     }
-    const files = yield* stageFiles(root, run.fingerprint, patched.contentHash, (fs, file) => SnapshotFile.stagePatched(fs, file, stored, patched), cache)
-    return {
-      notes,
-      hashes: changed,
-      changed: [...changed.keys()].sort(byCodeUnit),
-      deleted: [],
-      relations: { from: from.sort(byCodeUnit), edges: edges.sort(byEdge) },
-      snapshotHash: patched.contentHash,
-      space: run.space,
-      retrain: false,
-      rewrite: false,
-      patched: true,
-      files,
-      kept: undefined
-    } satisfies Scan
-  })
+  }
+  const files = yield* stageFiles(root, run.fingerprint, patched.contentHash, (fs, file) => SnapshotFile.stagePatched(fs, file, stored, patched), cache)
+  return {
+    notes,
+    hashes: changed,
+    changed: [...changed.keys()].sort(byCodeUnit),
+    deleted: [],
+    relations: { from: from.sort(byCodeUnit), edges: edges.sort(byEdge) },
+    snapshotHash: patched.contentHash,
+    space: run.space,
+    retrain: false,
+    rewrite: false,
+    patched: true,
+    files,
+    kept: undefined
+  } satisfies Scan
+})
 
 export const indexRepository = Effect.fn("indexRepository")(function*(options: IndexOptions) {
   const fs = yield* FileSystem.FileSystem
@@ -718,8 +706,7 @@ const reported = (progress: (event: IndexProgress) => void, event: IndexProgress
   Effect.andThen(Effect.sync(() => progress(event)), Effect.yieldNow)
 
 /** Chunks, embeds and writes what the scan found, then puts the scan's files in place. */
-const writeIndex = (options: IndexOptions, chunking: ChunkingSettings, scan: Scan, progress: (event: IndexProgress) => void) =>
-  Effect.gen(function*() {
+const writeIndex = Effect.fn("indexRepository.writeIndex")(function*(options: IndexOptions, chunking: ChunkingSettings, scan: Scan, progress: (event: IndexProgress) => void) {
     const writer = yield* IndexWriter
     const counter = yield* TokenCounter
     const memory = options.memory

@@ -60,39 +60,38 @@ export const legGap = (leg: { readonly name: string; readonly status: LegStatus;
 })
 
 /** The three legs over `text`, in the order recall reports them. */
-export const firstPass = (text: string, filter: RetrievalFilter, limits: LegLimits, reading: IndexHealthReading) =>
-  Effect.gen(function*() {
-    const lexical = yield* LexicalIndex
-    const store = yield* CandidateStore
-    const titlePath = yield* TitlePathChannel
-    const embedder = yield* Effect.serviceOption(Embedder)
-    const vectors = yield* Effect.serviceOption(VectorIndex)
+export const firstPass = Effect.fn("legs.firstPass")(function*(text: string, filter: RetrievalFilter, limits: LegLimits, reading: IndexHealthReading) {
+  const lexical = yield* LexicalIndex
+  const store = yield* CandidateStore
+  const titlePath = yield* TitlePathChannel
+  const embedder = yield* Effect.serviceOption(Embedder)
+  const vectors = yield* Effect.serviceOption(VectorIndex)
 
-    // A question with no words has nothing to embed: its vector would sit at cosine 0 from every
-    // chunk and rank the corpus arbitrarily. So has one whose every word the model never saw (its
-    // vector is the reserved axis alone). Likewise a hit at cosine 0 or below says nothing.
-    const hasWords = words(text).length > 0
-    const dense = Option.isSome(embedder) && Option.isSome(vectors) && hasWords
-      ? Option.some(Effect.gen(function*() {
-        const [vector] = yield* embedder.value.embed([text])
-        if (vector === undefined || isContentless(vector)) return []
-        const hits = yield* vectors.value.nearest(vector, limits.denseLimit, filter)
-        return hits.filter((hit) => hit.score > 0).map((hit) => hit.id)
-      }))
-      // An index that cannot serve its vectors on this platform fails the leg in every pack, so each says so.
-      : Option.isNone(vectors) && reading.denseUnavailable !== undefined
-      ? Option.some(Effect.fail(new VectorIndexError({ reason: "extension_missing", detail: reading.denseUnavailable })))
-      : Option.none()
+  // A question with no words has nothing to embed: its vector would sit at cosine 0 from every
+  // chunk and rank the corpus arbitrarily. So has one whose every word the model never saw (its
+  // vector is the reserved axis alone). Likewise a hit at cosine 0 or below says nothing.
+  const hasWords = words(text).length > 0
+  const dense = Option.isSome(embedder) && Option.isSome(vectors) && hasWords
+    ? Option.some(Effect.gen(function*() {
+      const [vector] = yield* embedder.value.embed([text])
+      if (vector === undefined || isContentless(vector)) return []
+      const hits = yield* vectors.value.nearest(vector, limits.denseLimit, filter)
+      return hits.filter((hit) => hit.score > 0).map((hit) => hit.id)
+    }))
+    // An index that cannot serve its vectors on this platform fails the leg in every pack, so each says so.
+    : Option.isNone(vectors) && reading.denseUnavailable !== undefined
+    ? Option.some(Effect.fail(new VectorIndexError({ reason: "extension_missing", detail: reading.denseUnavailable })))
+    : Option.none()
 
-    return yield* Effect.all([
-      runLeg("lexical", limits.lexicalLimit, limits.softTimeoutMs, Option.some(
-        Effect.map(lexical.search(text, limits.lexicalLimit, filter), (hits) => hits.map((hit) => hit.id))
-      )),
-      runLeg("dense", limits.denseLimit, limits.softTimeoutMs, dense),
-      runLeg("title_path", limits.titlePathLimit, limits.softTimeoutMs, Option.some(
-        Effect.map(store.notes(filter), (notes) =>
-          titlePath.name(text, notes, { titlePathLimit: limits.titlePathLimit, titlePathMinScore: limits.titlePathMinScore, stopwords: limits.stopwords })
-            .map((named) => named.chunk))
-      ))
-    ], { concurrency: "unbounded" })
-  })
+  return yield* Effect.all([
+    runLeg("lexical", limits.lexicalLimit, limits.softTimeoutMs, Option.some(
+      Effect.map(lexical.search(text, limits.lexicalLimit, filter), (hits) => hits.map((hit) => hit.id))
+    )),
+    runLeg("dense", limits.denseLimit, limits.softTimeoutMs, dense),
+    runLeg("title_path", limits.titlePathLimit, limits.softTimeoutMs, Option.some(
+      Effect.map(store.notes(filter), (notes) =>
+        titlePath.name(text, notes, { titlePathLimit: limits.titlePathLimit, titlePathMinScore: limits.titlePathMinScore, stopwords: limits.stopwords })
+          .map((named) => named.chunk))
+    ))
+  ], { concurrency: "unbounded" })
+})

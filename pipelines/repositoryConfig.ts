@@ -61,8 +61,7 @@ const linkInsideRoot = Effect.fnUntraced(function*(root: string, file: string) {
 })
 
 /** The settings of the repository at `root`; none when it has no `cairn.config.json`. */
-export const read = (root: string): Effect.Effect<RepositoryConfig, InvalidInput, FileSystem.FileSystem | Path.Path> =>
-  Effect.gen(function*() {
+export const read = Effect.fn("repositoryConfig.read")(function*(root: string): Effect.fn.Return<RepositoryConfig, InvalidInput, FileSystem.FileSystem | Path.Path> {
     const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path
     const file = path.join(root, CONFIG_FILE)

@@ -399,8 +399,7 @@ export const temporaryName = (file: string): string => `${file}.${process.pid}.$
  * Removes the temporaries of `file` whose writer is gone (see `namespaceTag`), and those of
  * another namespace once they are an hour old; a live writer's stay.
  */
-export const removeStaleTemporaries = (fs: FileSystem.FileSystem, file: string): Effect.Effect<void> =>
-  Effect.gen(function*() {
+export const removeStaleTemporaries = Effect.fn("snapshotFile.removeStaleTemporaries")(function*(fs: FileSystem.FileSystem, file: string): Effect.fn.Return<void> {
     const directory = NodePath.dirname(file)
     const prefix = `${NodePath.basename(file)}.`
     const now = yield* Clock.currentTimeMillis
@@ -430,44 +429,41 @@ export const removeStaleTemporaries = (fs: FileSystem.FileSystem, file: string):
  * surrogate pair, and a part given as bytes is written as it is. A temporary whose writer is gone
  * is removed, so none accumulate (see `namespaceTag`); one of another namespace once it is an hour old.
  */
-export const stageWhole = (
-  fs: FileSystem.FileSystem,
+export const stageWhole = Effect.fn("snapshotFile.stageWhole")(function*(fs: FileSystem.FileSystem,
   file: string,
-  text: string | ReadonlyArray<string | Uint8Array>
-): Effect.Effect<StagedFile, PlatformError> =>
-  Effect.gen(function*() {
-    yield* removeStaleTemporaries(fs, file)
-    const temporary = temporaryName(file)
-    const discard = fs.remove(temporary).pipe(Effect.ignore)
-    yield* Effect.scoped(Effect.gen(function*() {
-      const handle = yield* fs.open(temporary, { flag: "w" })
-      const parts = typeof text === "string" ? [text] : text
-      // Each part straight into the buffer: joining parts into batches and encoding each batch anew
-      // took about a third of staging a 33 MB snapshot. A long part goes in windows.
-      const buffer = Buffer.allocUnsafe(WRITE_BUFFER_BYTES)
-      let used = 0
-      for (const part of parts) {
-        if (typeof part !== "string") {
-          if (used > 0) yield* handle.writeAll(buffer.subarray(0, used))
-          used = 0
-          yield* handle.writeAll(part)
-          continue
-        }
-        for (let from = 0; from < part.length;) {
-          let to = Math.min(part.length, from + WINDOW_CHARS)
-          // Never between the two halves of a surrogate pair.
-          if (to < part.length && isHighSurrogate(part.charCodeAt(to - 1))) to--
-          const window = from === 0 && to === part.length ? part : part.slice(from, to)
-          // A UTF-16 code unit takes at most 3 bytes of UTF-8.
-          if (used + 3 * window.length > buffer.length) {
-            yield* handle.writeAll(buffer.subarray(0, used))
-            used = 0
-          }
-          used += buffer.write(window, used, "utf8")
-          from = to
-        }
+  text: string | ReadonlyArray<string | Uint8Array>): Effect.fn.Return<StagedFile, PlatformError> {
+  yield* removeStaleTemporaries(fs, file)
+  const temporary = temporaryName(file)
+  const discard = fs.remove(temporary).pipe(Effect.ignore)
+  yield* Effect.scoped(Effect.gen(function*() {
+    const handle = yield* fs.open(temporary, { flag: "w" })
+    const parts = typeof text === "string" ? [text] : text
+    // Each part straight into the buffer: joining parts into batches and encoding each batch anew
+    // took about a third of staging a 33 MB snapshot. A long part goes in windows.
+    const buffer = Buffer.allocUnsafe(WRITE_BUFFER_BYTES)
+    let used = 0
+    for (const part of parts) {
+      if (typeof part !== "string") {
+        if (used > 0) yield* handle.writeAll(buffer.subarray(0, used))
+        used = 0
+        yield* handle.writeAll(part)
+        continue
       }
-      if (used > 0) yield* handle.writeAll(buffer.subarray(0, used))
-    })).pipe(Effect.onError(() => discard))
-    return { commit: fs.rename(temporary, file), discard, stamp: stampOf(temporary) }
-  })
+      for (let from = 0; from < part.length;) {
+        let to = Math.min(part.length, from + WINDOW_CHARS)
+        // Never between the two halves of a surrogate pair.
+        if (to < part.length && isHighSurrogate(part.charCodeAt(to - 1))) to--
+        const window = from === 0 && to === part.length ? part : part.slice(from, to)
+        // A UTF-16 code unit takes at most 3 bytes of UTF-8.
+        if (used + 3 * window.length > buffer.length) {
+          yield* handle.writeAll(buffer.subarray(0, used))
+          used = 0
+        }
+        used += buffer.write(window, used, "utf8")
+        from = to
+      }
+    }
+    if (used > 0) yield* handle.writeAll(buffer.subarray(0, used))
+  })).pipe(Effect.onError(() => discard))
+  return { commit: fs.rename(temporary, file), discard, stamp: stampOf(temporary) }
+})

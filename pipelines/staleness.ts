@@ -42,13 +42,12 @@ const NONE_PENDING: PendingChanges = { added: [], changed: [], deleted: [] }
  * The files that differ from the index in context. A tree its listing confirms as built costs no
  * more; otherwise the index pipeline is loaded to scan it, as a refresh would.
  */
-const pendingUnder = (options: { readonly root: string; readonly discovery?: Partial<DiscoveryConfig> }) =>
-  Effect.gen(function*() {
-    // Any doubt (an unreadable listing, a missing cache) is left to the scan to report.
-    if (yield* confirmedUpToDate(options).pipe(Effect.catch(() => Effect.succeed(false)))) return NONE_PENDING
-    const { pendingChanges } = yield* Effect.promise(() => import("./indexRepository.ts"))
-    return yield* pendingChanges(options)
-  })
+const pendingUnder = Effect.fn("staleness.pendingUnder")(function*(options: { readonly root: string; readonly discovery?: Partial<DiscoveryConfig> }) {
+  // Any doubt (an unreadable listing, a missing cache) is left to the scan to report.
+  if (yield* confirmedUpToDate(options).pipe(Effect.catch(() => Effect.succeed(false)))) return NONE_PENDING
+  const { pendingChanges } = yield* Effect.promise(() => import("./indexRepository.ts"))
+  return yield* pendingChanges(options)
+})
 
 /** The files that differ from the index, read-only: the index file is opened for reading alone. */
 export const changesUnder = (options: { readonly root: string; readonly discovery?: Partial<DiscoveryConfig> }) =>
@@ -75,17 +74,16 @@ const counted = new WeakMap<object, Effect.Effect<number, IndexHealthError>>()
  * names its repository (`IndexedRepository`, with the writer that reads its notes), gets the count
  * of files changed since the build, as the command line would find it.
  */
-export const checkedReading = (health: Context.Service.Shape<typeof IndexHealth>, now: number) =>
-  Effect.gen(function*() {
-    const reading: IndexHealthReading = yield* health.read(now)
-    if (reading.filesChanged !== undefined) return reading
-    const repository = yield* Effect.serviceOption(IndexedRepository)
-    const writer = yield* Effect.serviceOption(IndexWriter)
-    if (Option.isNone(repository) || Option.isNone(writer)) return reading
-    let count = counted.get(repository.value)
-    if (count === undefined) {
-      count = yield* Effect.cached(countUnder(repository.value.root).pipe(Effect.provideService(IndexWriter, writer.value)))
-      counted.set(repository.value, count)
-    }
-    return withFilesChanged(reading, yield* count)
-  })
+export const checkedReading = Effect.fn("staleness.checkedReading")(function*(health: Context.Service.Shape<typeof IndexHealth>, now: number) {
+  const reading: IndexHealthReading = yield* health.read(now)
+  if (reading.filesChanged !== undefined) return reading
+  const repository = yield* Effect.serviceOption(IndexedRepository)
+  const writer = yield* Effect.serviceOption(IndexWriter)
+  if (Option.isNone(repository) || Option.isNone(writer)) return reading
+  let count = counted.get(repository.value)
+  if (count === undefined) {
+    count = yield* Effect.cached(countUnder(repository.value.root).pipe(Effect.provideService(IndexWriter, writer.value)))
+    counted.set(repository.value, count)
+  }
+  return withFilesChanged(reading, yield* count)
+})

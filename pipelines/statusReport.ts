@@ -43,60 +43,59 @@ export interface StatusReport {
   readonly damaged: string | null
 }
 
-export const statusReport = (root: string, now: number) =>
-  Effect.gen(function*() {
-    const config = yield* RepositoryConfig.read(root)
-    const read = Effect.gen(function*() {
-      const { connection, path, vectorsUnavailable } = yield* Database.Database
-      const manifest = yield* Effect.try({
-        try: () => connection.prepare("SELECT * FROM manifest WHERE key = 1").get() as ManifestRow | undefined,
-        catch: (error) => new DatabaseError({ reason: isCorruption(error) ? "damaged" : "open_failed", path, detail: error instanceof Error ? error.message : String(error) })
-      })
-      const pending = yield* pendingChanges({ root, ...(config.discovery === undefined ? {} : { discovery: config.discovery }) })
-      const builtUnder = yield* (yield* IndexWriter).builtUnder
-      return { manifest, pending, builtUnder, vectorsUnavailable }
+export const statusReport = Effect.fn("statusReport.statusReport")(function*(root: string, now: number) {
+  const config = yield* RepositoryConfig.read(root)
+  const read = Effect.gen(function*() {
+    const { connection, path, vectorsUnavailable } = yield* Database.Database
+    const manifest = yield* Effect.try({
+      try: () => connection.prepare("SELECT * FROM manifest WHERE key = 1").get() as ManifestRow | undefined,
+      catch: (error) => new DatabaseError({ reason: isCorruption(error) ? "damaged" : "open_failed", path, detail: error instanceof Error ? error.message : String(error) })
     })
-    const over = (options: Database.OpenOptions) => read.pipe(Effect.provide(IndexWriterLayer.layer.pipe(Layer.provideMerge(Database.layer(options)))))
-    // Read-only, so asking creates nothing; an index never built is an empty one, held in memory.
-    const result = yield* over({ path: Database.defaultPath(root), readOnly: true }).pipe(
-      Effect.catchIf((error) => error._tag === "DatabaseError" && error.reason === "missing", () => over({ path: ":memory:" }))
-    ).pipe(
-      // A damaged file is what status has to say, not a failure of status.
-      Effect.catch((error) =>
-        (error._tag === "DatabaseError" || error._tag === "IndexWriteError") && error.reason === "damaged"
-          ? Effect.succeed({ damaged: error.detail })
-          : Effect.fail(error)
-      )
+    const pending = yield* pendingChanges({ root, ...(config.discovery === undefined ? {} : { discovery: config.discovery }) })
+    const builtUnder = yield* (yield* IndexWriter).builtUnder
+    return { manifest, pending, builtUnder, vectorsUnavailable }
+  })
+  const over = (options: Database.OpenOptions) => read.pipe(Effect.provide(IndexWriterLayer.layer.pipe(Layer.provideMerge(Database.layer(options)))))
+  // Read-only, so asking creates nothing; an index never built is an empty one, held in memory.
+  const result = yield* over({ path: Database.defaultPath(root), readOnly: true }).pipe(
+    Effect.catchIf((error) => error._tag === "DatabaseError" && error.reason === "missing", () => over({ path: ":memory:" }))
+  ).pipe(
+    // A damaged file is what status has to say, not a failure of status.
+    Effect.catch((error) =>
+      (error._tag === "DatabaseError" || error._tag === "IndexWriteError") && error.reason === "damaged"
+        ? Effect.succeed({ damaged: error.detail })
+        : Effect.fail(error)
     )
-    if ("damaged" in result) {
-      return {
-        index: Database.defaultPath(root),
-        built: true,
-        builtAt: null,
-        ageSeconds: null,
-        chunks: 0,
-        embedded: 0,
-        embedder: null,
-        snapshotHash: null,
-        vectorsUnavailable: null,
-        stale: { added: [], changed: [], deleted: [] },
-        chunkingChanged: false,
-        damaged: result.damaged
-      } satisfies StatusReport
-    }
-    const m = result.manifest
+  )
+  if ("damaged" in result) {
     return {
       index: Database.defaultPath(root),
-      built: m !== undefined,
-      builtAt: m?.built_at ?? null,
-      ageSeconds: m === undefined ? null : Math.max(0, Math.round((now - Date.parse(m.built_at)) / 1000)),
-      chunks: m === undefined ? 0 : Number(m.chunk_count),
-      embedded: m === undefined ? 0 : Number(m.embedded_count),
-      embedder: m?.embedder_id === null || m === undefined ? null : m.embedder_version ?? m.embedder_id,
-      snapshotHash: m?.snapshot_hash ?? null,
-      vectorsUnavailable: result.vectorsUnavailable ?? null,
-      stale: result.pending,
-      chunkingChanged: result.builtUnder !== undefined && result.builtUnder !== ChunkingConfig.fingerprint(config.chunking ?? {}, config.discovery?.unredacted),
-      damaged: null
+      built: true,
+      builtAt: null,
+      ageSeconds: null,
+      chunks: 0,
+      embedded: 0,
+      embedder: null,
+      snapshotHash: null,
+      vectorsUnavailable: null,
+      stale: { added: [], changed: [], deleted: [] },
+      chunkingChanged: false,
+      damaged: result.damaged
     } satisfies StatusReport
-  })
+  }
+  const m = result.manifest
+  return {
+    index: Database.defaultPath(root),
+    built: m !== undefined,
+    builtAt: m?.built_at ?? null,
+    ageSeconds: m === undefined ? null : Math.max(0, Math.round((now - Date.parse(m.built_at)) / 1000)),
+    chunks: m === undefined ? 0 : Number(m.chunk_count),
+    embedded: m === undefined ? 0 : Number(m.embedded_count),
+    embedder: m?.embedder_id === null || m === undefined ? null : m.embedder_version ?? m.embedder_id,
+    snapshotHash: m?.snapshot_hash ?? null,
+    vectorsUnavailable: result.vectorsUnavailable ?? null,
+    stale: result.pending,
+    chunkingChanged: result.builtUnder !== undefined && result.builtUnder !== ChunkingConfig.fingerprint(config.chunking ?? {}, config.discovery?.unredacted),
+    damaged: null
+  } satisfies StatusReport
+})

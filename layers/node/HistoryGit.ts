@@ -224,8 +224,7 @@ export const make = Effect.fnUntraced(function*(root: string, options: HistoryGi
     )
   )
 
-  const blame = (path: string): Effect.Effect<Option.Option<ReadonlyArray<BlameLine>>, HistoryError> =>
-    Effect.gen(function*() {
+  const blame = Effect.fnUntraced(function*(path: string): Effect.fn.Return<Option.Option<ReadonlyArray<BlameLine>>, HistoryError> {
       if (!(yield* isRepository)) return Option.none()
       // Taken before blame reads the file: an edit meanwhile makes the lines newer, never older.
       const modified = modifiedSeconds(NodePath.join(root, path))
@@ -240,8 +239,7 @@ export const make = Effect.fnUntraced(function*(root: string, options: HistoryGi
 
   const batchFrom = options.batchFrom ?? 50
   const maxLogCommits = options.maxLogCommits ?? 1_000_000
-  const blameAll = (paths: ReadonlyArray<string>) =>
-    Effect.gen(function*() {
+  const blameAll = Effect.fnUntraced(function*(paths: ReadonlyArray<string>) {
       if (paths.length < batchFrom || !(yield* isRepository)) return yield* blameEach(blame, paths, BLAME_CONCURRENCY)
       const commits = yield* run(["rev-list", "--count", "HEAD"])
       // A repository without a commit yet (a new one): every word is uncommitted, no blame needed.

@@ -27,8 +27,7 @@ export const questionFrom = (argument: Option.Option<string>) =>
   Option.isSome(argument) && argument.value !== "-" ? Effect.succeed(argument.value) : readStdin
 
 
-export const answering = (root: string, noRefresh: boolean, config: RepositoryConfig.RepositoryConfig) =>
-  Effect.gen(function*() {
+export const answering = Effect.fn("Answering.answering")(function*(root: string, noRefresh: boolean, config: RepositoryConfig.RepositoryConfig) {
     // The index pipeline is loaded only to refresh: an answer from the index as it is needs none of it.
     const refreshed = noRefresh ? false : yield* Effect.flatMap(Effect.promise(() => import("./IndexAction.ts")), ({ runIndex }) => runIndex(root, false, config)).pipe(
       Effect.as(true),

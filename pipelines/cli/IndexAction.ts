@@ -11,8 +11,7 @@ import { indexProgressView } from "./IndexProgressView.ts"
  * returns the report. The run hears progress in plain callbacks, so the lines pass through a queue
  * to a fiber that writes them while the run works.
  */
-export const runIndex = (root: string, rebuild: boolean, settings?: RepositoryConfig.RepositoryConfig) =>
-  Effect.gen(function*() {
+export const runIndex = Effect.fn("IndexAction.runIndex")(function*(root: string, rebuild: boolean, settings?: RepositoryConfig.RepositoryConfig) {
     const config = settings ?? (yield* RepositoryConfig.read(root))
     const stdio = yield* Stdio.Stdio
     const view = indexProgressView(yield* stdio.stderrIsTerminal)

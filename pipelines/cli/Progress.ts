@@ -13,11 +13,10 @@ export const LONG_SCAN_FILES = 1000
 /** Redraw a terminal line at most once per this many files. */
 const REDRAW_EVERY = 200
 
-const write = (text: string): Effect.Effect<void, never, Stdio.Stdio> =>
-  Effect.gen(function*() {
-    const stdio = yield* Stdio.Stdio
-    yield* Stream.run(Stream.make(text), stdio.stderr({ endOnDone: false })).pipe(Effect.ignore)
-  })
+const write = Effect.fn("Progress.write")(function*(text: string): Effect.fn.Return<void, never, Stdio.Stdio> {
+  const stdio = yield* Stdio.Stdio
+  yield* Stream.run(Stream.make(text), stdio.stderr({ endOnDone: false })).pipe(Effect.ignore)
+})
 
 const render = (progress: Progress): string => {
   const percent = progress.total === 0 ? 100 : Math.floor((progress.done / progress.total) * 100)
@@ -48,8 +47,7 @@ export const makeReporter = Effect.gen(function*() {
 })
 
 /** Discovery with progress on standard error, returning the snapshot (the snapshot and graph commands). */
-export const scanWithProgress = (options: DiscoverOptions) =>
-  Effect.gen(function*() {
+export const scanWithProgress = Effect.fn("Progress.scanWithProgress")(function*(options: DiscoverOptions) {
     const reporter = yield* makeReporter
     let result: Snapshot | undefined
     // Discovery and its parsers load here, not with this module: `cairn index` reads LONG_SCAN_FILES.

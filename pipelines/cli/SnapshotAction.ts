@@ -14,12 +14,11 @@ const previousInvalid = (path: string) => (error: { readonly message: string }) 
     reason: new PreviousInvalid({ path, detail: error.message.split("\n").slice(0, 2).map((line) => line.trim()).join(" ") })
   })
 
-const readPrevious = (path: string): Effect.Effect<Snapshot, DiscoveryError, FileSystem.FileSystem> =>
-  Effect.gen(function*() {
-    const fs = yield* FileSystem.FileSystem
-    const text = yield* fs.readFileString(path).pipe(Effect.mapError(previousInvalid(path)))
-    return yield* decodeSnapshotJson(text).pipe(Effect.mapError(previousInvalid(path)))
-  })
+const readPrevious = Effect.fn("SnapshotAction.readPrevious")(function*(path: string): Effect.fn.Return<Snapshot, DiscoveryError, FileSystem.FileSystem> {
+  const fs = yield* FileSystem.FileSystem
+  const text = yield* fs.readFileString(path).pipe(Effect.mapError(previousInvalid(path)))
+  return yield* decodeSnapshotJson(text).pipe(Effect.mapError(previousInvalid(path)))
+})
 
 const writeSnapshot = (path: string, text: string): Effect.Effect<void, DiscoveryError, FileSystem.FileSystem> =>
   Effect.gen(function*() {

@@ -29,20 +29,19 @@ export interface McpOptions {
 }
 
 // Input closed: the client sent all it will. What it asked is answered before the server ends.
-const drainThen = (done: Deferred.Deferred<void>) =>
-  Effect.gen(function*() {
-    yield* Effect.callback<void>((resume) => {
-      process.stdin.once("end", () => resume(Effect.void))
-      process.stdin.once("close", () => resume(Effect.void))
-    })
-    const warm = yield* WarmIndex.WarmIndex
-    let quiet = 0
-    for (let waited = 0; quiet < 3 && waited < 60_000; waited += 50) {
-      yield* Effect.sleep(Duration.millis(50))
-      quiet = (yield* warm.active) === 0 ? quiet + 1 : 0
-    }
-    yield* Deferred.succeed(done, undefined)
+const drainThen = Effect.fn("Server.drainThen")(function*(done: Deferred.Deferred<void>) {
+  yield* Effect.callback<void>((resume) => {
+    process.stdin.once("end", () => resume(Effect.void))
+    process.stdin.once("close", () => resume(Effect.void))
   })
+  const warm = yield* WarmIndex.WarmIndex
+  let quiet = 0
+  for (let waited = 0; quiet < 3 && waited < 60_000; waited += 50) {
+    yield* Effect.sleep(Duration.millis(50))
+    quiet = (yield* warm.active) === 0 ? quiet + 1 : 0
+  }
+  yield* Deferred.succeed(done, undefined)
+})
 
 // The revisions the official clients speak, newest first.
 const PROTOCOLS = [McpProtocol.v2025_11_25, McpProtocol.v2025_06_18, McpProtocol.v2025_03_26, McpProtocol.v2024_11_05] as const

@@ -110,35 +110,33 @@ export const layer = (options: WarmOptions): Layer.Layer<WarmIndex> =>
     // `urgent`: a question or a caller is waiting; otherwise a change, which waits out the debounce.
     const wake = yield* Queue.unbounded<{ readonly urgent: boolean; readonly done?: Deferred.Deferred<void> }>()
 
-    const open = (snapshot: Snapshot) =>
-      Effect.gen(function*() {
-        const scope = yield* Scope.make()
-        const built = yield* Layer.buildWithScope(
-          reportingChanges(() => pending.size).pipe(Layer.provideMerge(Embedded.embedded({
-            root,
-            readOnly: true,
-            ...(config.retrieval === undefined ? {} : { config: config.retrieval })
-          }))),
-          scope
-        ).pipe(Effect.onError(() => Scope.close(scope, Exit.void)))
-        // One question before any reader's: the first search over a new connection pays for its
-        // caches and the legs' compilation, and no agent should be the one to pay it.
-        yield* search({ query: "index warm-up", limit: 1 }).pipe(Effect.provide(built), Effect.ignore)
-        return { context: built, snapshot, scope, readers: 0, retired: false } satisfies Held
-      })
+    const open = Effect.fn("WarmIndex.open")(function*(snapshot: Snapshot) {
+      const scope = yield* Scope.make()
+      const built = yield* Layer.buildWithScope(
+        reportingChanges(() => pending.size).pipe(Layer.provideMerge(Embedded.embedded({
+          root,
+          readOnly: true,
+          ...(config.retrieval === undefined ? {} : { config: config.retrieval })
+        }))),
+        scope
+      ).pipe(Effect.onError(() => Scope.close(scope, Exit.void)))
+      // One question before any reader's: the first search over a new connection pays for its
+      // caches and the legs' compilation, and no agent should be the one to pay it.
+      yield* search({ query: "index warm-up", limit: 1 }).pipe(Effect.provide(built), Effect.ignore)
+      return { context: built, snapshot, scope, readers: 0, retired: false } satisfies Held
+    })
 
     const release = (held: Held) =>
       held.retired && held.readers === 0 ? Scope.close(held.scope, Exit.void) : Effect.void
 
-    const swap = (next: Held) =>
-      Effect.gen(function*() {
-        const previous = current
-        current = next
-        if (previous !== undefined) {
-          previous.retired = true
-          yield* release(previous)
-        }
-      })
+    const swap = Effect.fn("WarmIndex.swap")(function*(next: Held) {
+      const previous = current
+      current = next
+      if (previous !== undefined) {
+        previous.retired = true
+        yield* release(previous)
+      }
+    })
 
     const reindex = Effect.gen(function*() {
       const started = yield* Clock.currentTimeMillis

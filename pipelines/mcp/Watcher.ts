@@ -19,8 +19,7 @@ export interface WatchOptions {
   readonly pollMs: number
 }
 
-const poll = (options: WatchOptions) =>
-  Effect.gen(function*() {
+const poll = Effect.fn("Watcher.poll")(function*(options: WatchOptions) {
     const warm = yield* WarmIndex
     yield* warm.watching(`polling every ${options.pollMs} ms`)
     const discovery = options.config.discovery === undefined ? {} : { discovery: options.config.discovery }
@@ -36,20 +35,19 @@ const poll = (options: WatchOptions) =>
   })
 
 /** Runs until interrupted; the watcher closes with the scope that forked it. */
-export const watchRoot = (options: WatchOptions) =>
-  Effect.gen(function*() {
-    const warm = yield* WarmIndex
-    if (options.mode === "poll") return yield* poll(options)
-    const watcher = yield* Effect.try(() => watch(options.root, { recursive: true })).pipe(Effect.option)
-    if (watcher._tag === "None") return yield* poll(options)
-    yield* Effect.addFinalizer(() => Effect.sync(() => watcher.value.close()))
-    yield* warm.watching("fs.watch (recursive)")
-    yield* Effect.callback<never>((resume) => {
-      watcher.value.on("change", (_event, name) => {
-        const path = String(name).replaceAll("\\", "/")
-        if (!IGNORED.test(path)) Effect.runFork(warm.changed([path]))
-      })
-      // A watcher that dies (the root removed, too many watches) falls back to polling.
-      watcher.value.on("error", () => resume(Effect.die("watcher failed")))
-    }).pipe(Effect.catchDefect(() => poll(options)))
-  })
+export const watchRoot = Effect.fn("Watcher.watchRoot")(function*(options: WatchOptions) {
+  const warm = yield* WarmIndex
+  if (options.mode === "poll") return yield* poll(options)
+  const watcher = yield* Effect.try(() => watch(options.root, { recursive: true })).pipe(Effect.option)
+  if (watcher._tag === "None") return yield* poll(options)
+  yield* Effect.addFinalizer(() => Effect.sync(() => watcher.value.close()))
+  yield* warm.watching("fs.watch (recursive)")
+  yield* Effect.callback<never>((resume) => {
+    watcher.value.on("change", (_event, name) => {
+      const path = String(name).replaceAll("\\", "/")
+      if (!IGNORED.test(path)) Effect.runFork(warm.changed([path]))
+    })
+    // A watcher that dies (the root removed, too many watches) falls back to polling.
+    watcher.value.on("error", () => resume(Effect.die("watcher failed")))
+  }).pipe(Effect.catchDefect(() => poll(options)))
+})

@@ -224,31 +224,30 @@ export const body = (input: AssemblyInput, cache: ScanCache): Canonicalised => {
  * in entity order, and of the coverage list's JSON. Unit digests are memoised per (entity, relation
  * group) identity, so a reused unit is not hashed again.
  */
-const contentHash = (canonical: Canonicalised, cache: ScanCache): Effect.Effect<string, never, Digest.Digest> =>
-  Effect.gen(function*() {
-    const digest = yield* Digest.Digest
-    const sha = (text: string) => digest.digest(Digest.sha256, encoder.encode(text))
-    const unitDigests = digestTable(cache)
-    const { fields, groups } = canonical
-    const parts: Array<Uint8Array> = [yield* sha(headerText(fields))]
-    for (let index = 0; index < fields.entities.length; index++) {
-      const entity = fields.entities[index]!
-      const group = groups[index]!
-      const held = unitDigests.get(entity)
-      if (held !== undefined && held.group === group) {
-        parts.push(held.digest)
-      } else {
-        const json = unitJson(cache, entity, group)
-        const fresh = yield* sha([json.entity, ...json.relations].join("\n"))
-        unitDigests.set(entity, { group, digest: fresh })
-        parts.push(fresh)
-      }
+const contentHash = Effect.fnUntraced(function*(canonical: Canonicalised, cache: ScanCache): Effect.fn.Return<string, never, Digest.Digest> {
+  const digest = yield* Digest.Digest
+  const sha = (text: string) => digest.digest(Digest.sha256, encoder.encode(text))
+  const unitDigests = digestTable(cache)
+  const { fields, groups } = canonical
+  const parts: Array<Uint8Array> = [yield* sha(headerText(fields))]
+  for (let index = 0; index < fields.entities.length; index++) {
+    const entity = fields.entities[index]!
+    const group = groups[index]!
+    const held = unitDigests.get(entity)
+    if (held !== undefined && held.group === group) {
+      parts.push(held.digest)
+    } else {
+      const json = unitJson(cache, entity, group)
+      const fresh = yield* sha([json.entity, ...json.relations].join("\n"))
+      unitDigests.set(entity, { group, digest: fresh })
+      parts.push(fresh)
     }
-    parts.push(yield* sha(JSON.stringify(fields.coverage)))
-    const joined = new Uint8Array(parts.length * 32)
-    parts.forEach((part, index) => joined.set(part, index * 32))
-    return yield* digest.digestHex(Digest.sha256, joined)
-  })
+  }
+  parts.push(yield* sha(JSON.stringify(fields.coverage)))
+  const joined = new Uint8Array(parts.length * 32)
+  parts.forEach((part, index) => joined.set(part, index * 32))
+  return yield* digest.digestHex(Digest.sha256, joined)
+})
 
 const SNAPSHOT_KEYS = [
   "schemaVersion", "pipelineVersion", "analyzerVersions", "configurationHash", "sourceRevision", "compilerOptions",
@@ -394,13 +393,12 @@ export const rememberUnits = (
   })
 }
 
-export const assemble = (input: AssemblyInput, cache: ScanCache): Effect.Effect<Snapshot, never, Digest.Digest> =>
-  Effect.gen(function*() {
-    const canonical = body(input, cache)
-    const snapshot: Snapshot = { ...canonical.fields, contentHash: yield* contentHash(canonical, cache) }
-    // The next scan offered this snapshot finds its units here instead of regrouping 100,000 relations.
-    const byId = new Map<string, { readonly entity: Entity; readonly relations: ReadonlyArray<Relation> }>()
-    snapshot.entities.forEach((entity, index) => byId.set(entity.id, { entity, relations: canonical.groups[index]! }))
-    cache.table<Snapshot, PreviousUnits>("units").set(snapshot, byId)
-    return snapshot
-  })
+export const assemble = Effect.fnUntraced(function*(input: AssemblyInput, cache: ScanCache): Effect.fn.Return<Snapshot, never, Digest.Digest> {
+  const canonical = body(input, cache)
+  const snapshot: Snapshot = { ...canonical.fields, contentHash: yield* contentHash(canonical, cache) }
+  // The next scan offered this snapshot finds its units here instead of regrouping 100,000 relations.
+  const byId = new Map<string, { readonly entity: Entity; readonly relations: ReadonlyArray<Relation> }>()
+  snapshot.entities.forEach((entity, index) => byId.set(entity.id, { entity, relations: canonical.groups[index]! }))
+  cache.table<Snapshot, PreviousUnits>("units").set(snapshot, byId)
+  return snapshot
+})

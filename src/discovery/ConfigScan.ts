@@ -22,34 +22,31 @@ export interface ConfigScan {
   readonly coverage: ReadonlyArray<Coverage>
 }
 
-export const scanConfigFiles = (
-  files: ReadonlyArray<{ readonly file: ListedFile; readonly analyzer: Analyzer }>,
+export const scanConfigFiles = Effect.fnUntraced(function*(files: ReadonlyArray<{ readonly file: ListedFile; readonly analyzer: Analyzer }>,
   concurrency: number,
   cache: ScanCache,
-  redact: (path: string, text: string) => Redacted
-): Effect.Effect<ConfigScan, never, SourceTree | Digest.Digest> =>
-  Effect.gen(function*() {
-    const results = yield* Effect.forEach(files, ({ analyzer, file }) =>
-      Effect.map(readContent(file, false, cache, analyzer.id), (content) => {
-        if (content._tag === "Unread") return { file, analyzer, hash: "", facts: undefined, notes: [], unread: content.coverage, findings: [] }
-        const bytes = content.bytes
-        if (isBinary(bytes)) return { file, analyzer, hash: content.hash, facts: undefined, notes: [BINARY_NOTE], unread: undefined, findings: [] }
-        const { findings, text } = redact(file.path, decodeText(bytes))
-        const analysis = runAnalyzer(analyzer, file.path, text)
-        return { file, analyzer, hash: content.hash, facts: analysis.facts, notes: analysis.notes, unread: undefined, findings }
-      }), { concurrency })
-    const manifests: Array<Manifest> = []
-    const configFiles: Array<ConfigFile> = []
-    const coverage: Array<Coverage> = []
-    for (const result of results) {
-      if (result.unread !== undefined) coverage.push(result.unread)
-      coverage.push(...notesToCoverage(result.analyzer.id, result.file.path, result.notes))
-      coverage.push(...findingsToCoverage(result.analyzer.id, result.file.path, result.findings))
-      if (result.facts?._tag === "manifest") {
-        manifests.push({ path: result.file.path, contentHash: result.hash, facts: result.facts })
-      } else if (result.facts?._tag === "tsconfig") {
-        configFiles.push({ path: result.file.path, contentHash: result.hash, facts: result.facts })
-      }
+  redact: (path: string, text: string) => Redacted): Effect.fn.Return<ConfigScan, never, SourceTree | Digest.Digest> {
+  const results = yield* Effect.forEach(files, ({ analyzer, file }) =>
+    Effect.map(readContent(file, false, cache, analyzer.id), (content) => {
+      if (content._tag === "Unread") return { file, analyzer, hash: "", facts: undefined, notes: [], unread: content.coverage, findings: [] }
+      const bytes = content.bytes
+      if (isBinary(bytes)) return { file, analyzer, hash: content.hash, facts: undefined, notes: [BINARY_NOTE], unread: undefined, findings: [] }
+      const { findings, text } = redact(file.path, decodeText(bytes))
+      const analysis = runAnalyzer(analyzer, file.path, text)
+      return { file, analyzer, hash: content.hash, facts: analysis.facts, notes: analysis.notes, unread: undefined, findings }
+    }), { concurrency })
+  const manifests: Array<Manifest> = []
+  const configFiles: Array<ConfigFile> = []
+  const coverage: Array<Coverage> = []
+  for (const result of results) {
+    if (result.unread !== undefined) coverage.push(result.unread)
+    coverage.push(...notesToCoverage(result.analyzer.id, result.file.path, result.notes))
+    coverage.push(...findingsToCoverage(result.analyzer.id, result.file.path, result.findings))
+    if (result.facts?._tag === "manifest") {
+      manifests.push({ path: result.file.path, contentHash: result.hash, facts: result.facts })
+    } else if (result.facts?._tag === "tsconfig") {
+      configFiles.push({ path: result.file.path, contentHash: result.hash, facts: result.facts })
     }
-    return { manifests, configFiles, coverage }
-  })
+  }
+  return { manifests, configFiles, coverage }
+})

@@ -137,11 +137,8 @@ export const partition = (files: ReadonlyArray<ListedFile>, config: DiscoveryCon
   return { modules, documents, configFiles, coverage, moduleAnalyzer }
 }
 
-export const discoverWith = (
-  input: DiscoverInput,
-  report: (progress: Progress) => Effect.Effect<void>
-): Effect.Effect<Snapshot, DiscoveryError, Requirements> =>
-  Effect.gen(function*() {
+export const discoverWith = Effect.fnUntraced(function*(input: DiscoverInput,
+  report: (progress: Progress) => Effect.Effect<void>): Effect.fn.Return<Snapshot, DiscoveryError, Requirements> {
     const config = yield* DiscoveryConfig.make(input.config)
     const cache = input.cache ?? ScanCache.make()
     cache.startScan()

@@ -150,8 +150,7 @@ export interface PatchInput {
 }
 
 /** The snapshot a full scan of the tree would produce, as `stored` patched; undefined when a patch cannot say. */
-export const patch = (input: PatchInput): Effect.Effect<Patched | undefined, DiscoveryError, SourceTree | Digest.Digest> =>
-  Effect.gen(function*() {
+export const patch = Effect.fnUntraced(function*(input: PatchInput): Effect.fn.Return<Patched | undefined, DiscoveryError, SourceTree | Digest.Digest> {
     const { stored, listing, cache } = input
     const config = yield* DiscoveryConfig.make(input.config)
     const configurationHash = yield* sha256Text(DiscoveryConfig.hashedFields(config))
@@ -218,29 +217,28 @@ export const patch = (input: PatchInput): Effect.Effect<Patched | undefined, Dis
     let notReused = 0
     let documentsNotReused = 0
     /** The unit of an outcome, where the entity of the same id was; undefined when a patch cannot place it. */
-    const place = (outcome: FileOutcome): Effect.Effect<PatchedUnit | undefined> =>
-      Effect.gen(function*() {
-        const entity = outcome.unit.entity
-        const index = look.indexOf(entity.id)
-        if (index === undefined || look.entityAt(index).kind !== entity.kind || (entity.kind !== "module" && entity.kind !== "document")) return undefined
-        // As assembly keeps them: a relation to an internal entity the tree does not hold is dropped.
-        const group = canonicalGroup(outcome.unit.relations.filter((relation) => !INTERNAL.test(relation.to) || look.indexOf(relation.to) !== undefined))
-        const replaces = look.groupOf(entity.id)
-        // External entities exist for as long as some relation names them; a patch cannot tell.
-        if (externalTargets(group) !== externalTargets(look.relationsIn(replaces))) return undefined
-        const canonical = Canonical.entity(entity) as ModuleEntity | DocumentEntity
-        const entityJson = JSON.stringify(canonical)
-        const relationJson = group.map((relation) => JSON.stringify(relation))
-        return {
-          index,
-          replaces,
-          entity: canonical,
-          group,
-          entityJson,
-          relationJson,
-          digest: yield* digest.digest(Digest.sha256, encoder.encode([entityJson, ...relationJson].join("\n")))
-        }
-      })
+    const place = Effect.fnUntraced(function*(outcome: FileOutcome): Effect.fn.Return<PatchedUnit | undefined> {
+      const entity = outcome.unit.entity
+      const index = look.indexOf(entity.id)
+      if (index === undefined || look.entityAt(index).kind !== entity.kind || (entity.kind !== "module" && entity.kind !== "document")) return undefined
+      // As assembly keeps them: a relation to an internal entity the tree does not hold is dropped.
+      const group = canonicalGroup(outcome.unit.relations.filter((relation) => !INTERNAL.test(relation.to) || look.indexOf(relation.to) !== undefined))
+      const replaces = look.groupOf(entity.id)
+      // External entities exist for as long as some relation names them; a patch cannot tell.
+      if (externalTargets(group) !== externalTargets(look.relationsIn(replaces))) return undefined
+      const canonical = Canonical.entity(entity) as ModuleEntity | DocumentEntity
+      const entityJson = JSON.stringify(canonical)
+      const relationJson = group.map((relation) => JSON.stringify(relation))
+      return {
+        index,
+        replaces,
+        entity: canonical,
+        group,
+        entityJson,
+        relationJson,
+        digest: yield* digest.digest(Digest.sha256, encoder.encode([entityJson, ...relationJson].join("\n")))
+      }
+    })
     const byPath = (a: ListedFile, b: ListedFile) => Canonical.compareStrings(a.path, b.path)
     const newModules = new Map<string, ModuleEntity>()
     for (const file of movedModules.sort(byPath)) {

@@ -23,10 +23,7 @@ import { walk } from "./Walk.ts"
  * What must be equal for two scans to read files alike: the pipeline, every analyzer's version and
  * the configuration fields that change what is listed or analysed.
  */
-export const scanFingerprint = (
-  overrides: Partial<DiscoveryConfig.DiscoveryConfig> | undefined
-): Effect.Effect<string, DiscoveryError, Digest.Digest> =>
-  Effect.gen(function*() {
+export const scanFingerprint = Effect.fnUntraced(function*(overrides: Partial<DiscoveryConfig.DiscoveryConfig> | undefined): Effect.fn.Return<string, DiscoveryError, Digest.Digest> {
     const config = yield* DiscoveryConfig.make(overrides)
     const versions = Object.keys(Registry.kinds.versions).sort().map((id) => `${id}@${Registry.kinds.versions[id]}`)
     return yield* sha256Text([PIPELINE_VERSION, versions.join(","), DiscoveryConfig.hashedFields(config)].join("\n"))
@@ -44,21 +41,18 @@ export interface Verdict {
  * must hold only that scan's files (as `hashEntries` gives them after a scan), and the caller must
  * check the fingerprint that scan ran under.
  */
-export const unchangedSince = (
-  overrides: Partial<DiscoveryConfig.DiscoveryConfig> | undefined,
-  cache: ScanCache
-): Effect.Effect<Verdict, DiscoveryError, SourceTree> =>
-  Effect.gen(function*() {
-    const config = yield* DiscoveryConfig.make(overrides)
-    // The last scan's own files only: a hash the cache still holds from an older scan vouches for nothing.
-    const listing = yield* walk(config, cache)
-    let analysable = 0
-    for (const file of listing.files) {
-      if (Registry.kinds.analyzerFor(file.path) === undefined || file.size > config.maxFileBytes) continue
-      analysable++
-      if (file.stamp === "" || cache.stampOf(file.path) !== file.stamp) return { unchanged: false, listing }
-    }
-    // Every listed file is remembered with its stamp; equal counts leave no remembered file unlisted.
-    const remembered = cache.entryCount()
-    return { unchanged: remembered > 0 && analysable === remembered, listing }
-  })
+export const unchangedSince = Effect.fnUntraced(function*(overrides: Partial<DiscoveryConfig.DiscoveryConfig> | undefined,
+  cache: ScanCache): Effect.fn.Return<Verdict, DiscoveryError, SourceTree> {
+  const config = yield* DiscoveryConfig.make(overrides)
+  // The last scan's own files only: a hash the cache still holds from an older scan vouches for nothing.
+  const listing = yield* walk(config, cache)
+  let analysable = 0
+  for (const file of listing.files) {
+    if (Registry.kinds.analyzerFor(file.path) === undefined || file.size > config.maxFileBytes) continue
+    analysable++
+    if (file.stamp === "" || cache.stampOf(file.path) !== file.stamp) return { unchanged: false, listing }
+  }
+  // Every listed file is remembered with its stamp; equal counts leave no remembered file unlisted.
+  const remembered = cache.entryCount()
+  return { unchanged: remembered > 0 && analysable === remembered, listing }
+})

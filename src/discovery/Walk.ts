@@ -96,8 +96,7 @@ export const walk = Effect.fnUntraced(function*(config: DiscoveryConfig, cache: 
     reason: `cannot read: ${detail}; ${consequence}`
   })
 
-  const visit = (directory: string, ignoreFiles: ReadonlyArray<IgnoreFile>): Effect.Effect<void, DiscoveryError> =>
-    Effect.gen(function*() {
+  const visit = Effect.fnUntraced(function*(directory: string, ignoreFiles: ReadonlyArray<IgnoreFile>): Effect.fn.Return<void, DiscoveryError> {
       // The root must be readable; a directory below it that is not costs its own files alone.
       const listed = yield* Effect.result(tree.list(directory))
       if (Result.isFailure(listed)) {

@@ -13,20 +13,19 @@ export type Canonicality = ReadonlyMap<string, number>
 const asShare = (value: number): number | undefined => (Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : undefined)
 
 /** Canonicality of the distinct `notes` the signals know, or `undefined` when there are none to ask. */
-export const canonicalityOf = (notes: Iterable<string>): Effect.Effect<Canonicality | undefined> =>
-  Effect.gen(function*() {
-    const signals = yield* Effect.serviceOption(NoteSignals)
-    if (Option.isNone(signals)) return undefined
-    const distinct = [...new Set(notes)].sort(compareIds)
-    const found = yield* signals.value.canonicality(distinct).pipe(Effect.catch(() => Effect.succeed(undefined)))
-    if (found === undefined) return undefined
-    const scores = new Map<string, number>()
-    for (const note of distinct) {
-      const share = asShare(found.get(note) ?? Number.NaN)
-      if (share !== undefined) scores.set(note, share)
-    }
-    return scores
-  })
+export const canonicalityOf = Effect.fnUntraced(function*(notes: Iterable<string>): Effect.fn.Return<Canonicality | undefined> {
+  const signals = yield* Effect.serviceOption(NoteSignals)
+  if (Option.isNone(signals)) return undefined
+  const distinct = [...new Set(notes)].sort(compareIds)
+  const found = yield* signals.value.canonicality(distinct).pipe(Effect.catch(() => Effect.succeed(undefined)))
+  if (found === undefined) return undefined
+  const scores = new Map<string, number>()
+  for (const note of distinct) {
+    const share = asShare(found.get(note) ?? Number.NaN)
+    if (share !== undefined) scores.set(note, share)
+  }
+  return scores
+})
 
 /** Most canonical first (a note the signals do not know counts 0), then id: deterministic either way. */
 export const byCanonicality = (scores: Canonicality | undefined) => (a: string, b: string): number => {

@@ -53,11 +53,8 @@ const ChunkIdOf = (id: string) => ChunkId.make(id)
  * The chunks of one file, in source order. The same path, text, defaults, history and options
  * always give the same chunks.
  */
-export const chunkFile = (
-  input: ChunkFileInput,
-  options?: Partial<ChunkOptions>
-): Effect.Effect<ReadonlyArray<Chunk>, never, Digest.Digest> =>
-  Effect.gen(function*() {
+export const chunkFile = Effect.fnUntraced(function*(input: ChunkFileInput,
+  options?: Partial<ChunkOptions>): Effect.fn.Return<ReadonlyArray<Chunk>, never, Digest.Digest> {
     const resolved = resolve(options)
     const { title, fields, drafts } = structure(input, resolved)
     const history = input.history === undefined ? undefined : indexHistory(input.history)
