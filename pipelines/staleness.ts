@@ -56,14 +56,17 @@ export const changesUnder = (options: { readonly root: string; readonly discover
   )
 
 /** The count under `root` against the index `writer` reads, by the repository's own discovery settings. */
-const countUnder = (root: string) =>
-  Effect.gen(function*() {
+const countUnder = Effect.fn("staleness.countUnder")(
+  function*(root: string) {
     const { discovery } = yield* RepositoryConfig.read(root)
     return changedCount(yield* pendingUnder({ root, ...(discovery === undefined ? {} : { discovery }) }))
-  }).pipe(
-    Effect.provide(NodeServices.layer),
-    Effect.mapError((error) => new IndexHealthError({ detail: `cannot compare the index with the files under ${root} (${error.message})` }))
-  )
+  },
+  (effect, root) =>
+    effect.pipe(
+      Effect.provide(NodeServices.layer),
+      Effect.mapError((error) => new IndexHealthError({ detail: `cannot compare the index with the files under ${root} (${error.message})` }))
+    )
+)
 
 // One count per opened index (each build of the embedded layers gives its repository a new
 // object): a long-lived runtime asking many questions scans the tree once, not per question.

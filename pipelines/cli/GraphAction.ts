@@ -25,12 +25,14 @@ export const CENTRALITY_NOTE = "a review signal: a change here reaches further t
 // A schema message puts the field on its second line: keep both.
 const firstLines = (message: string): string => message.split("\n").slice(0, 2).map((line) => line.trim()).join(" ")
 
-const readSnapshot = (path: string): Effect.Effect<Snapshot, GraphSnapshotInvalid, FileSystem.FileSystem> =>
-  Effect.gen(function*() {
+const readSnapshot: (path: string) => Effect.Effect<Snapshot, GraphSnapshotInvalid, FileSystem.FileSystem> = Effect.fn("GraphAction.readSnapshot")(
+  function*(path: string) {
     const fs = yield* FileSystem.FileSystem
     const text = yield* fs.readFileString(path)
     return yield* decodeSnapshotJson(text)
-  }).pipe(Effect.mapError((error) => new GraphSnapshotInvalid({ path, detail: firstLines(error.message) })))
+  },
+  (effect, path) => effect.pipe(Effect.mapError((error) => new GraphSnapshotInvalid({ path, detail: firstLines(error.message) })))
+)
 
 const scan = (root: string) => scanWithProgress({ root })
 

@@ -20,14 +20,14 @@ const readPrevious = Effect.fn("SnapshotAction.readPrevious")(function*(path: st
   return yield* decodeSnapshotJson(text).pipe(Effect.mapError(previousInvalid(path)))
 })
 
-const writeSnapshot = (path: string, text: string): Effect.Effect<void, DiscoveryError, FileSystem.FileSystem> =>
-  Effect.gen(function*() {
+const writeSnapshot: (path: string, text: string) => Effect.Effect<void, DiscoveryError, FileSystem.FileSystem> = Effect.fn("SnapshotAction.writeSnapshot")(
+  function*(path: string, text: string) {
     const fs = yield* FileSystem.FileSystem
     yield* fs.makeDirectory(NodePath.dirname(path), { recursive: true })
     yield* fs.writeFileString(path, `${text}\n`)
-  }).pipe(
-    Effect.mapError((error) => new DiscoveryError({ reason: new SnapshotUnwritable({ path, detail: error.message }) }))
-  )
+  },
+  (effect, path) => effect.pipe(Effect.mapError((error) => new DiscoveryError({ reason: new SnapshotUnwritable({ path, detail: error.message }) })))
+)
 
 export const run = Effect.fn("cli.snapshot")(function*({ json, out, previous, root }: SnapshotInput) {
   const prior = Option.isSome(previous) ? yield* readPrevious(previous.value) : undefined

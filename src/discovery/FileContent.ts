@@ -46,13 +46,13 @@ export const unread = (analyzer: string, path: string, why: string): Unread => (
  * of another length than the listing's were read while the file changed: the stamp does not
  * describe them, so they are neither analysed nor remembered.
  */
-export const readContent = (
+export const readContent: (
   file: ListedFile,
   stripBom: boolean,
   cache: ScanCache,
   analyzer: string
-): Effect.Effect<Content | Unread, never, SourceTree | Digest.Digest> =>
-  Effect.gen(function*() {
+) => Effect.Effect<Content | Unread, never, SourceTree | Digest.Digest> = Effect.fnUntraced(
+  function*(file: ListedFile, stripBom: boolean, cache: ScanCache, analyzer: string) {
     const tree = yield* SourceTree
     const bytes = yield* tree.read(file.path)
     if (bytes.length !== file.size) {
@@ -61,7 +61,8 @@ export const readContent = (
     const hash = yield* contentHash(bytes, stripBom)
     cache.rememberHash(file.path, file.stamp, hash)
     return { _tag: "Content", hash, bytes } satisfies Content
-  }).pipe(
-    // Whatever a read of this one file fails with is about this file.
-    Effect.catchTag("DiscoveryError", (error) => Effect.succeed(unread(analyzer, file.path, `cannot read: ${error.reason.detail}`)))
-  )
+  },
+  // Whatever a read of this one file fails with is about this file.
+  (effect, file, _stripBom, _cache, analyzer) =>
+    effect.pipe(Effect.catchTag("DiscoveryError", (error) => Effect.succeed(unread(analyzer, file.path, `cannot read: ${error.reason.detail}`))))
+)
