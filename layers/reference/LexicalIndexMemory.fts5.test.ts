@@ -8,6 +8,7 @@ import { Effect } from "effect"
 import fc from "fast-check"
 import { DatabaseSync } from "node:sqlite"
 import type { Chunk } from "../../src/domain/Chunk.ts"
+import { matchExpression as fts5Expression, phrasesOf } from "../../src/text/Fts5Phrases.ts"
 import { stem } from "../../src/text/Porter.ts"
 import { surfaces, words } from "../../src/text/Words.ts"
 import type { ColumnWeights } from "../../src/ports/LexicalIndex.ts"
@@ -21,21 +22,8 @@ const QUERIES = SOFTWARE_QUERIES
 
 const byId = (a: Chunk, b: Chunk): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
 
-/**
- * FTS5 MATCH expression for a query: the analyser's unstemmed terms, one per distinct stem in
- * first-appearance order, quoted and OR-joined; FTS5 stems each exactly as the reference does.
- */
-const matchExpression = (query: string): string => {
-  const seen = new Set<string>()
-  const phrases: Array<string> = []
-  for (const surface of surfaces(query)) {
-    const term = stem(surface)
-    if (seen.has(term)) continue
-    seen.add(term)
-    phrases.push(`"${surface}"`)
-  }
-  return phrases.join(" OR ")
-}
+/** FTS5 MATCH expression for a query, as the SQLite backend builds it. */
+const matchExpression = (query: string): string => fts5Expression(phrasesOf(query))
 
 type ColumnText = (text: string) => string
 
