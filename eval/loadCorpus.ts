@@ -16,6 +16,7 @@ import * as TokenCounterDefault from "../layers/tokens/TokenCounterDefault.ts"
 import { discover } from "../pipelines/discover.ts"
 import type { EvalCorpus, GapPremise } from "./Corpus.ts"
 import type { PlantedConflict } from "./metrics.ts"
+import { compareIds } from "../src/domain/Ranking.ts"
 
 export interface CorpusSpec {
   readonly name: string
@@ -38,7 +39,6 @@ const MODULE_PREFIX = "module:"
 const noteOf = (id: string): string | undefined =>
   id.startsWith(DOC_PREFIX) ? id.slice(DOC_PREFIX.length) : id.startsWith(MODULE_PREFIX) ? id.slice(MODULE_PREFIX.length) : undefined
 
-const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 
 /** Per-file newest commit time (epoch seconds) from a history file. */
 const readHistory = (text: string): Map<string, number> => {
@@ -69,7 +69,7 @@ export const loadCorpus = Effect.fn("loadCorpus")(function*(spec: CorpusSpec) {
       return note === undefined ? [] : [note]
     })
     .filter((file) => !isExcluded(file) && extensions.has(path.extname(file).toLowerCase()))
-    .sort(byCodeUnit)
+    .sort(compareIds)
 
   const history = spec.historyTsv === undefined ? undefined : readHistory(yield* fs.readFileString(spec.historyTsv))
   const documents = new Map<string, string>()
@@ -131,7 +131,7 @@ export const loadCorpus = Effect.fn("loadCorpus")(function*(spec: CorpusSpec) {
   return {
     name: spec.name,
     chunks,
-    edges: edges.sort((a, b) => byCodeUnit(a.from, b.from) || byCodeUnit(a.to, b.to) || byCodeUnit(a.verb, b.verb)),
+    edges: edges.sort((a, b) => compareIds(a.from, b.from) || compareIds(a.to, b.to) || compareIds(a.verb, b.verb)),
     documents,
     anchor,
     conflicts,

@@ -9,6 +9,7 @@ import type { GateCheck } from "./gates.ts"
 import * as M from "./metrics.ts"
 import { kindOf } from "./Question.ts"
 import type { BenchResult, ConditionResult } from "./run.ts"
+import { compareIds } from "../src/domain/Ranking.ts"
 
 const f4 = (n: number | undefined) => (n === undefined ? "—" : n.toFixed(4))
 const f1 = (n: number) => n.toFixed(1)
@@ -17,7 +18,7 @@ const f1 = (n: number) => n.toFixed(1)
 export const stableJson = (value: unknown): string =>
   JSON.stringify(value, (_key, v: unknown) =>
     v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof Map) && !(v instanceof Set)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => compareIds(a, b)))
       : v instanceof Set ? [...v].sort() : v, 2)
 
 const isFailure = (o: M.Observation) => kindOf(o.question) === "positive" && M.hitAt(o, 5) === 0

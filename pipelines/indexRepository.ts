@@ -45,6 +45,7 @@ import { rememberedVerdict, scanConfig } from "./upToDate.ts"
 import type { IndexMemory } from "./indexMemory.ts"
 import * as ScanCacheFile from "./scanCacheFile.ts"
 import * as SnapshotFile from "./snapshotFile.ts"
+import { compareIds } from "../src/domain/Ranking.ts"
 
 export interface IndexOptions {
   readonly root: string
@@ -108,7 +109,7 @@ export interface IndexReport {
  */
 export const MAX_TRAINING_CHUNKS = 20_000
 
-const bySample = (a: Chunk, b: Chunk) => byCodeUnit(a.contentSha, b.contentSha) || byCodeUnit(a.id, b.id)
+const bySample = (a: Chunk, b: Chunk) => compareIds(a.contentSha, b.contentSha) || compareIds(a.id, b.id)
 
 /** The first 13 hex digits of a content hash as a number: exact, and ordered as the hashes are. */
 const shaPrefix = (chunk: Chunk): number => Number.parseInt(chunk.contentSha.slice(0, 13), 16)
@@ -135,7 +136,6 @@ export const trainingSample = (chunks: ReadonlyArray<Chunk>): ReadonlyArray<Chun
 const LSA_MODEL_ID = "cairn/lsa"
 const DOCUMENT_PREFIX = "document:"
 const MODULE_PREFIX = "module:"
-const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 
 /** The root must be a directory that exists: indexing nothing into a new folder would hide a typo. */
 const requireDirectory = (fs: FileSystem.FileSystem, root: string) =>
@@ -238,7 +238,7 @@ const notesIn = (snapshot: Snapshot): IndexedNotes => {
 /** The indexable notes of a snapshot: Markdown documents and source modules, with their content hashes. */
 export const notesOf = (snapshot: Snapshot): ReadonlyMap<string, string> => notesIn(snapshot).hashes
 
-const byEdge = (a: NoteEdge, b: NoteEdge) => byCodeUnit(a.from, b.from) || byCodeUnit(a.to, b.to) || byCodeUnit(a.verb, b.verb)
+const byEdge = (a: NoteEdge, b: NoteEdge) => compareIds(a.from, b.from) || compareIds(a.to, b.to) || compareIds(a.verb, b.verb)
 
 /** Relations between the snapshot's indexable notes, as the graph and link-consensus stages read them, sorted. */
 export const edgesOf = (snapshot: Snapshot): Array<NoteEdge> => {
@@ -264,7 +264,7 @@ const relationUpdate = (
 ): { readonly from: Array<string>; readonly edges: Array<NoteEdge> } => {
   const { before, after } = groups
   const { byEntity, entityOf } = notesIn(snapshot)
-  if (before === undefined || after === undefined) return { from: [...entityOf.keys()].sort(byCodeUnit), edges: edgesOf(snapshot) }
+  if (before === undefined || after === undefined) return { from: [...entityOf.keys()].sort(compareIds), edges: edgesOf(snapshot) }
   const from: Array<string> = []
   const edges: Array<NoteEdge> = []
   for (const [note, id] of entityOf) {
@@ -276,7 +276,7 @@ const relationUpdate = (
       if (to !== undefined && to !== note) edges.push({ from: note, to, verb: relation.kind })
     }
   }
-  return { from: from.sort(byCodeUnit), edges: edges.sort(byEdge) }
+  return { from: from.sort(compareIds), edges: edges.sort(byEdge) }
 }
 
 /**
@@ -476,9 +476,9 @@ export const pendingChanges = Effect.fn("pendingChanges")(function*(options: { r
   const current = notesOf(snapshot)
   const stored = yield* writer.noteHashes
   return {
-    added: [...current.keys()].filter((note) => !stored.has(note)).sort(byCodeUnit),
-    changed: [...current].filter(([note, hash]) => stored.has(note) && stored.get(note) !== hash).map(([note]) => note).sort(byCodeUnit),
-    deleted: [...stored.keys()].filter((note) => !current.has(note)).sort(byCodeUnit)
+    added: [...current.keys()].filter((note) => !stored.has(note)).sort(compareIds),
+    changed: [...current].filter(([note, hash]) => stored.has(note) && stored.get(note) !== hash).map(([note]) => note).sort(compareIds),
+    deleted: [...stored.keys()].filter((note) => !current.has(note)).sort(compareIds)
   } satisfies PendingChanges
 }, (effect) => Effect.provide(effect, NodeCrypto.layerDigest))
 
@@ -629,8 +629,8 @@ const scanForIndex = Effect.fn("indexRepository.scanForIndex")(function*(options
   return {
     notes: current.size,
     hashes: current,
-    changed: [...current].filter(([note, hash]) => rewrite || stored.get(note) !== hash).map(([note]) => note).sort(byCodeUnit),
-    deleted: [...stored.keys()].filter((note) => !current.has(note)).sort(byCodeUnit),
+    changed: [...current].filter(([note, hash]) => rewrite || stored.get(note) !== hash).map(([note]) => note).sort(compareIds),
+    deleted: [...stored.keys()].filter((note) => !current.has(note)).sort(compareIds),
     relations: relationUpdate(snapshot, {
       before: indexedBuild ? unitsOf(previous, cache) : undefined,
       after: unitsOf(snapshot, cache)
@@ -672,9 +672,9 @@ const patchedScan = Effect.fn("indexRepository.patchedScan")(function*(root: str
   return {
     notes,
     hashes: changed,
-    changed: [...changed.keys()].sort(byCodeUnit),
+    changed: [...changed.keys()].sort(compareIds),
     deleted: [],
-    relations: { from: from.sort(byCodeUnit), edges: edges.sort(byEdge) },
+    relations: { from: from.sort(compareIds), edges: edges.sort(byEdge) },
     snapshotHash: patched.contentHash,
     space: run.space,
     retrain: false,
@@ -734,7 +734,7 @@ const writeIndex = Effect.fn("indexRepository.writeIndex")(function*(options: In
         const run = yield* training.start(trainingSample(chunks).map((chunk) => chunk.text))
         // Vectors are stored in chunk id order, as `write` stores them, so the file has the same
         // bytes; sorted while the model trains on another thread, since 76,000 ids take 0.4 s.
-        const ordered = [...chunks].sort((a, b) => byCodeUnit(a.id, b.id))
+        const ordered = [...chunks].sort((a, b) => compareIds(a.id, b.id))
         return yield* writer.rebuild(content, (store) =>
           Effect.gen(function*() {
             // The store's space is opened on the trained model, before the first vectors: embedInto

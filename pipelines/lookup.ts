@@ -16,6 +16,7 @@ import { TokenCounter } from "../src/ports/TokenCounter.ts"
 import { canonicality } from "../src/graph/Canonicality.ts"
 import { HealthView, healthView } from "./search.ts"
 import { checkedReading } from "./staleness.ts"
+import { compareIds } from "../src/domain/Ranking.ts"
 
 export const MAX_LOOKUP_DEPTH = 3
 /** Neighbours kept per relation kind: a hub module's importers would otherwise be the whole payload. */
@@ -201,7 +202,7 @@ const resolve = (view: SnapshotView, request: LookupRequest): Effect.Effect<{ re
     const entities = ids.flatMap((id) => {
       const entity = view.byId.get(id)
       return entity === undefined ? [] : [entity]
-    }).sort((a, b) => (KIND_ORDER[a.kind]! - KIND_ORDER[b.kind]!) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    }).sort((a, b) => (KIND_ORDER[a.kind]! - KIND_ORDER[b.kind]!) || compareIds(a.id, b.id))
     const [first, ...rest] = entities
     return first === undefined
       ? Effect.fail(new LookupNotFound({ field, value }))
@@ -218,7 +219,6 @@ const resolve = (view: SnapshotView, request: LookupRequest): Effect.Effect<{ re
   return byPath(pathOfRef(ref), "ref", ref)
 }
 
-const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 
 /** Every entity within `depth` hops, each at its nearest distance, reached in sorted order. */
 const neighboursOf = (view: SnapshotView, start: string, depth: number) => {
@@ -231,7 +231,7 @@ const neighboursOf = (view: SnapshotView, start: string, depth: number) => {
       const steps = [
         ...(view.outgoing.get(via) ?? []).map((relation) => ({ relation, other: relation.to, direction: "out" as const })),
         ...(view.incoming.get(via) ?? []).map((relation) => ({ relation, other: relation.from, direction: "in" as const }))
-      ].sort((a, b) => compare(a.relation.kind, b.relation.kind) || compare(a.other, b.other) || compare(a.direction, b.direction))
+      ].sort((a, b) => compareIds(a.relation.kind, b.relation.kind) || compareIds(a.other, b.other) || compareIds(a.direction, b.direction))
       for (const { direction, other, relation } of steps) {
         const entity = view.byId.get(other)
         // An unresolved reference names nothing the scan found: nothing to visit.
@@ -241,9 +241,9 @@ const neighboursOf = (view: SnapshotView, start: string, depth: number) => {
         push(groups, relation.kind, { id: other, kind: entity.kind, direction, distance, via })
       }
     }
-    frontier = next.sort(compare)
+    frontier = next.sort(compareIds)
   }
-  return [...groups.entries()].sort(([a], [b]) => compare(a, b)).map(([relation, entries]) => ({
+  return [...groups.entries()].sort(([a], [b]) => compareIds(a, b)).map(([relation, entries]) => ({
     relation,
     found: entries.length,
     entries: entries.slice(0, NEIGHBOURS_PER_KIND)
@@ -278,7 +278,7 @@ export const describe = Effect.fn("lookup.describe")(function*(snapshot: Snapsho
   const documents = [...new Map(
     (view.incoming.get(entity.id) ?? [])
       .filter((relation) => DOCUMENT_RELATIONS.has(relation.kind) && view.byId.get(relation.from)?.kind === "document")
-      .sort((a, b) => compare(a.from, b.from) || compare(a.kind, b.kind))
+      .sort((a, b) => compareIds(a.from, b.from) || compareIds(a.kind, b.kind))
       .map((relation) => [relation.from, relation] as const)
   ).values()]
     .map((relation) => {
@@ -292,7 +292,7 @@ export const describe = Effect.fn("lookup.describe")(function*(snapshot: Snapsho
         ...(document.summary === "" ? {} : { summary: clip(document.summary, SUMMARY_CHARS) })
       }
     })
-    .sort((a, b) => b.canonicality - a.canonicality || compare(a.id, b.id))
+    .sort((a, b) => b.canonicality - a.canonicality || compareIds(a.id, b.id))
     .slice(0, DOCUMENTS_KEPT)
 
   // Excerpts come from the index, so they quote what the answers quote.
@@ -307,7 +307,7 @@ export const describe = Effect.fn("lookup.describe")(function*(snapshot: Snapsho
     : snapshot.entities
       .filter((e): e is Extract<Entity, { kind: "package" }> => e.kind === "package" && e.id !== entity.id)
       .filter((p) => p.directory === "" || pathOf(entity) === p.directory || pathOf(entity).startsWith(`${p.directory}/`))
-      .sort((a, b) => b.directory.length - a.directory.length || compare(a.id, b.id))[0]
+      .sort((a, b) => b.directory.length - a.directory.length || compareIds(a.id, b.id))[0]
   const summary = entity.kind === "document"
     ? (entity.summary === "" ? undefined : clip(entity.summary, SUMMARY_CHARS))
     : moduleSummary(excerpts.get(pathOf(entity)))
@@ -322,7 +322,7 @@ export const describe = Effect.fn("lookup.describe")(function*(snapshot: Snapsho
       path: pathOf(entity),
       title: titleOf(entity),
       ...(summary === undefined ? {} : { summary }),
-      symbols: entity.kind === "module" ? [...new Set(entity.exports.map((e) => e.name))].sort(compare) : [],
+      symbols: entity.kind === "module" ? [...new Set(entity.exports.map((e) => e.name))].sort(compareIds) : [],
       contentHash: contentHashOf(entity),
       area,
       package: owner?.id ?? null,

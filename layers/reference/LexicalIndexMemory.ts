@@ -14,6 +14,7 @@ import { columns, defaultColumnWeights, LexicalIndex, LexicalIndexError, ColumnW
 import type { RetrievalFilter } from "../../src/ports/RetrievalFilter.ts"
 import { compile } from "../../src/ports/RetrievalFilter.ts"
 import { TopK } from "./TopK.ts"
+import { compareIds } from "../../src/domain/Ranking.ts"
 
 // FTS5's constants, fixed in its source; not tunables.
 const K1 = 1.2
@@ -33,7 +34,7 @@ interface Postings {
   readonly lengthNorm: Float64Array
 }
 
-const byId = (a: Chunk, b: Chunk): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+const byId = (a: Chunk, b: Chunk): number => compareIds(a.id, b.id)
 
 const build = (sorted: ReadonlyArray<Chunk>, weights: ColumnWeights): Postings => {
   // One lookup per token: surface straight to term id (surfaces with a shared stem share an id).

@@ -17,6 +17,7 @@ import * as Canonical from "./Canonical.ts"
 import type { PreviousUnits } from "./Reuse.ts"
 import type { ScanCache } from "./ScanCache.ts"
 import { memo } from "./ScanCache.ts"
+import { compareIds } from "../domain/Ranking.ts"
 
 /** One entity, the relations leaving it (every `from` is its id), and the coverage its file earned. */
 export interface Unit {
@@ -47,7 +48,7 @@ const encoder = new TextEncoder()
 
 const headerFields = (header: Header) => {
   const analyzerVersions: Record<string, string> = {}
-  for (const id of Object.keys(header.analyzerVersions).sort(Canonical.compareStrings)) {
+  for (const id of Object.keys(header.analyzerVersions).sort(compareIds)) {
     analyzerVersions[id] = header.analyzerVersions[id]!
   }
   return {
@@ -57,7 +58,7 @@ const headerFields = (header: Header) => {
     configurationHash: header.configurationHash,
     sourceRevision: header.sourceRevision,
     compilerOptions: [...header.compilerOptions]
-      .sort((a, b) => Canonical.compareStrings(a.path, b.path))
+      .sort((a, b) => compareIds(a.path, b.path))
       .map((o) => ({
         path: o.path,
         contentHash: o.contentHash,
@@ -191,7 +192,7 @@ export const body = (input: AssemblyInput, cache: ScanCache): Canonicalised => {
       }
     }
   }
-  // The default sort orders strings by UTF-16 code units, like `compareStrings`, only faster.
+  // The default sort orders strings by UTF-16 code units, like `compareIds`, only faster.
   const ids = [...units.keys()].sort()
   // A relation list checked against this very set of ids needs no second check: the set gets a
   // token, handed down while the ids stay the same from one scan to the next.

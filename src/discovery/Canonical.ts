@@ -15,8 +15,8 @@ import type {
   Relation
 } from "../domain/Snapshot.ts"
 import { detached } from "../source/Detached.ts"
+import { compareIds } from "../domain/Ranking.ts"
 
-export const compareStrings = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 
 export const evidence = (item: Evidence): Evidence => {
   const out: { path: string; line?: number; contentHash?: string; text?: string } = { path: item.path }
@@ -28,7 +28,7 @@ export const evidence = (item: Evidence): Evidence => {
 }
 
 const compareEvidence = (a: Evidence, b: Evidence): number =>
-  compareStrings(a.path, b.path) || (a.line ?? 0) - (b.line ?? 0) || compareStrings(a.text ?? "", b.text ?? "")
+  compareIds(a.path, b.path) || (a.line ?? 0) - (b.line ?? 0) || compareIds(a.text ?? "", b.text ?? "")
 
 /** Sorted by path, line, text, with exact duplicates removed. */
 export const evidenceList = (items: ReadonlyArray<Evidence>): Array<Evidence> => {
@@ -46,7 +46,7 @@ export const relation = (value: Relation): Relation => ({
 })
 
 export const compareRelations = (a: Relation, b: Relation): number =>
-  compareStrings(a.from, b.from) || compareStrings(a.kind, b.kind) || compareStrings(a.to, b.to)
+  compareIds(a.from, b.from) || compareIds(a.kind, b.kind) || compareIds(a.to, b.to)
 
 export const coverage = (value: Coverage): Coverage => ({
   analyzer: value.analyzer,
@@ -56,8 +56,8 @@ export const coverage = (value: Coverage): Coverage => ({
 })
 
 export const compareCoverage = (a: Coverage, b: Coverage): number =>
-  compareStrings(a.analyzer, b.analyzer) || compareStrings(a.scope, b.scope) || compareStrings(a.status, b.status) ||
-  compareStrings(a.reason, b.reason)
+  compareIds(a.analyzer, b.analyzer) || compareIds(a.scope, b.scope) || compareIds(a.status, b.status) ||
+  compareIds(a.reason, b.reason)
 
 const moduleEntity = (value: ModuleEntity): ModuleEntity => ({
   id: value.id,
@@ -71,7 +71,7 @@ const moduleEntity = (value: ModuleEntity): ModuleEntity => ({
 
 const documentEntity = (value: DocumentEntity): DocumentEntity => {
   const frontmatter: Record<string, string> = {}
-  for (const key of Object.keys(value.frontmatter).sort(compareStrings)) frontmatter[key] = value.frontmatter[key]!
+  for (const key of Object.keys(value.frontmatter).sort(compareIds)) frontmatter[key] = value.frontmatter[key]!
   return {
     id: value.id,
     kind: "document",

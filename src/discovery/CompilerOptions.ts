@@ -8,6 +8,7 @@ import type { CompilerOptions, PathMapping } from "../domain/Snapshot.ts"
 import type { Note, TsConfigFacts } from "./FileAnalysis.ts"
 import { basename, dirname, resolve } from "../source/Paths.ts"
 import { isProjectConfig } from "./TsConfigAnalyzer.ts"
+import { compareIds } from "../domain/Ranking.ts"
 
 export interface ConfigFile {
   readonly path: string
@@ -35,7 +36,7 @@ export const resolveCompilerOptions = (files: ReadonlyArray<ConfigFile>): Resolv
   const notes = new Map<string, Array<Note>>()
   const options: Array<CompilerOptions> = []
   const projects = files.filter((file) => isProjectConfig(basename(file.path)))
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+    .sort((a, b) => compareIds(a.path, b.path))
   for (const project of projects) {
     const chain: Array<ConfigFile> = []
     const pending: Array<ConfigFile> = [project]

@@ -14,7 +14,6 @@ import { AnalyzerPool } from "./AnalyzerPool.ts"
 import { areaPaths, areaUnits } from "./Areas.ts"
 import type { Unit } from "./Assemble.ts"
 import { assemble } from "./Assemble.ts"
-import { compareStrings } from "./Canonical.ts"
 import { resolveCompilerOptions } from "./CompilerOptions.ts"
 import { scanConfigFiles } from "./ConfigScan.ts"
 import * as DiscoveryConfig from "./DiscoveryConfig.ts"
@@ -41,6 +40,7 @@ import * as ScanCache from "./ScanCache.ts"
 import { redactor } from "./SecretScan.ts"
 import type { ListedFile, Listing } from "./Walk.ts"
 import { walk } from "./Walk.ts"
+import { compareIds } from "../domain/Ranking.ts"
 
 export { PIPELINE_VERSION }
 
@@ -60,7 +60,7 @@ export { snapshotKeys }
 
 const unanalysedNote = (counts: ReadonlyMap<string, number>): Coverage => {
   const total = [...counts.values()].reduce((sum, count) => sum + count, 0)
-  const parts = [...counts.keys()].sort(compareStrings).map((extension) => `${extension} ${counts.get(extension)}`)
+  const parts = [...counts.keys()].sort(compareIds).map((extension) => `${extension} ${counts.get(extension)}`)
   return {
     analyzer: "repository",
     scope: "unanalysed-files",

@@ -7,12 +7,13 @@
  * near miss with `fuzzy` confidence; anything else is kept as an `unresolved:` endpoint.
  */
 import type { Evidence, Relation, RelationStatus } from "../domain/Snapshot.ts"
-import { compareStrings, evidenceList } from "./Canonical.ts"
+import { evidenceList } from "./Canonical.ts"
 import type { DocumentReference, Note } from "./FileAnalysis.ts"
 import { lazy } from "./Lazy.ts"
 import type { NearMissIndex } from "./NearMiss.ts"
 import { makeIndex } from "./NearMiss.ts"
 import { basename, dirname, extname, resolve } from "../source/Paths.ts"
+import { compareIds } from "../domain/Ranking.ts"
 
 /** References one document may turn into relations; an index page's 65th link is not knowledge. */
 export const MAX_DOCUMENT_REFERENCES = 64
@@ -72,7 +73,7 @@ export interface ResolutionTree {
 export const treeResolver = (tree: ResolutionTree): (path: string, references: ReadonlyArray<DocumentReference>) => DocumentResolution => {
   const resolver = lazy(() => {
     const byStem = new Map<string, Array<string>>()
-    for (const path of [...tree.documents].sort(compareStrings)) {
+    for (const path of [...tree.documents].sort(compareIds)) {
       const stem = basename(path).replace(/\.mdx?$/i, "").toLowerCase()
       const list = byStem.get(stem)
       if (list === undefined) byStem.set(stem, [path])

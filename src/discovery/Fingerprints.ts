@@ -12,11 +12,11 @@
  *   resolve every document reference alike.
  */
 import type { CompilerOptions, ModuleEntity, PackageEntity, Snapshot } from "../domain/Snapshot.ts"
-import { compareStrings } from "./Canonical.ts"
+import { compareIds } from "../domain/Ranking.ts"
 import type { ScanCache } from "./ScanCache.ts"
 import type { ModuleUniverse, WorkspacePackage } from "./ModuleResolution.ts"
 
-// The default sort orders strings by UTF-16 code units, like `compareStrings`, only faster.
+// The default sort orders strings by UTF-16 code units, like `compareIds`, only faster.
 const sorted = (values: Iterable<string>): Array<string> => [...values].sort()
 
 export const workspacePackage = (entity: PackageEntity): WorkspacePackage => ({
@@ -31,7 +31,7 @@ export const moduleUniverseKey = (universe: ModuleUniverse): string =>
   JSON.stringify([
     sorted(universe.modules),
     [...universe.packages]
-      .sort((a, b) => compareStrings(a.id, b.id))
+      .sort((a, b) => compareIds(a.id, b.id))
       // Imports only when declared: a universe without them keys as it did before they were read.
       .map((p) => [
         p.id,
@@ -41,7 +41,7 @@ export const moduleUniverseKey = (universe: ModuleUniverse): string =>
         ...(p.imports === undefined ? [] : [p.imports.map((m) => [m.pattern, m.targets])])
       ]),
     [...universe.compilerOptions]
-      .sort((a, b) => compareStrings(a.path, b.path))
+      .sort((a, b) => compareIds(a.path, b.path))
       .map((o: CompilerOptions) => [o.path, o.baseUrl, o.paths.map((m) => [m.pattern, m.targets])])
   ])
 
@@ -59,7 +59,7 @@ export const symbolTable = (modules: Iterable<ModuleEntity>): Map<string, Array<
       else declarers.push(module.path)
     }
   }
-  for (const declarers of table.values()) declarers.sort(compareStrings)
+  for (const declarers of table.values()) declarers.sort(compareIds)
   return table
 }
 

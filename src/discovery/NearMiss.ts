@@ -10,6 +10,7 @@
  *   (code unit mod 128; a collision only over-counts, which keeps the bound safe).
  */
 import { jaroWinkler } from "./JaroWinkler.ts"
+import { compareIds } from "../domain/Ranking.ts"
 
 export const NEAR_MISS_THRESHOLD = 0.92
 
@@ -35,7 +36,7 @@ export interface NearMissIndex {
 const single = (found: ReadonlyArray<string>): string | undefined => (found.length === 1 ? found[0] : undefined)
 
 const sortedUnique = (values: ReadonlyArray<string>): Array<string> =>
-  [...new Set(values)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+  [...new Set(values)].sort(compareIds)
 
 /** The unpruned comparison, kept as the oracle the index must agree with. */
 export const bruteForce = (candidates: ReadonlyArray<string>, threshold = NEAR_MISS_THRESHOLD): NearMissIndex => {
@@ -47,7 +48,7 @@ export const bruteForce = (candidates: ReadonlyArray<string>, threshold = NEAR_M
 export const makeIndex = (candidates: ReadonlyArray<string>, threshold = NEAR_MISS_THRESHOLD): NearMissIndex => {
   // The shortest length, as a fraction of the longest, that can still reach the threshold (0.6 at 0.92).
   const lengthRatio = Math.max(0, 3 * ((threshold - 0.4) / 0.6) - 2)
-  const byLength = sortedUnique(candidates).sort((a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0))
+  const byLength = sortedUnique(candidates).sort((a, b) => a.length - b.length || compareIds(a, b))
   const lengths = byLength.map((candidate) => candidate.length)
   const counts = byLength.map(slotCounts)
   const firstOfLength = (length: number): number => {
@@ -80,7 +81,7 @@ export const makeIndex = (candidates: ReadonlyArray<string>, threshold = NEAR_MI
       const candidate = byLength[index]!
       if (jaroWinkler(query, candidate) >= threshold) found.push(candidate)
     }
-    return found.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+    return found.sort(compareIds)
   }
   return { above, match: (query) => single(above(query)) }
 }

@@ -3,10 +3,10 @@
  * `contains` to the modules beneath each package (a nested package takes its own modules).
  */
 import type { PackageEntity, Relation } from "../domain/Snapshot.ts"
-import { compareStrings } from "./Canonical.ts"
 import type { Unit } from "./Assemble.ts"
 import type { ManifestFacts } from "./FileAnalysis.ts"
 import { ancestors, dirname, resolve } from "../source/Paths.ts"
+import { compareIds } from "../domain/Ranking.ts"
 
 export interface Manifest {
   readonly path: string
@@ -47,7 +47,7 @@ export const packageEntities = (manifests: ReadonlyArray<Manifest>): Array<Packa
       ...(imports.length === 0 ? {} : { imports }),
       workspaces: [...manifest.facts.workspaces]
     }
-  }).sort((a, b) => compareStrings(a.id, b.id))
+  }).sort((a, b) => compareIds(a.id, b.id))
 }
 
 /** One unit per package: the entity, its `depends-on` and its `contains` relations. */

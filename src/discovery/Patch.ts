@@ -38,6 +38,7 @@ import { standard } from "./StandardAnalyzers.ts"
 import * as Reuse from "./Reuse.ts"
 import type { ScanCache } from "./ScanCache.ts"
 import type { ListedFile, Listing } from "./Walk.ts"
+import { compareIds } from "../domain/Ranking.ts"
 
 /** A snapshot kept as the pieces of its canonical JSON (see Assemble's `serializedUnits`). */
 export interface StoredSnapshot {
@@ -239,7 +240,7 @@ export const patch = Effect.fnUntraced(function*(input: PatchInput): Effect.fn.R
         digest: yield* digest.digest(Digest.sha256, encoder.encode([entityJson, ...relationJson].join("\n")))
       }
     })
-    const byPath = (a: ListedFile, b: ListedFile) => Canonical.compareStrings(a.path, b.path)
+    const byPath = (a: ListedFile, b: ListedFile) => compareIds(a.path, b.path)
     const newModules = new Map<string, ModuleEntity>()
     for (const file of movedModules.sort(byPath)) {
       // A module to scan means the partition found the module analyzer, so there is a context.

@@ -8,6 +8,7 @@ import { STANDARD } from "./AnalyzerKinds.ts"
 import type { AnalyzerKind } from "./AnalyzerKinds.ts"
 import type { Analysis, Analyzer } from "./FileAnalysis.ts"
 import { basename, extname } from "../source/Paths.ts"
+import { compareIds } from "../domain/Ranking.ts"
 
 export interface Registry<A extends AnalyzerKind = Analyzer> {
   readonly analyzers: ReadonlyArray<A>
@@ -24,7 +25,7 @@ export const make = <A extends AnalyzerKind>(analyzers: ReadonlyArray<A>): Regis
   }
   const named = analyzers.filter((analyzer) => analyzer.fileNamePattern !== undefined).reverse()
   const versions: Record<string, string> = {}
-  for (const analyzer of [...analyzers].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
+  for (const analyzer of [...analyzers].sort((a, b) => compareIds(a.id, b.id))) {
     versions[analyzer.id] = analyzer.version
   }
   return {

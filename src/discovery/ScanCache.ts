@@ -11,6 +11,7 @@
  *
  * Without one, a scan makes a fresh cache and behaves identically, only slower when warm.
  */
+import { compareIds } from "../domain/Ranking.ts"
 
 export interface ScanCache {
   /** The hash remembered for `path` if its stamp is unchanged. */
@@ -90,7 +91,7 @@ const build = (
       [...hashes]
         .filter(([path]) => seen === undefined || seen.has(path))
         .map(([path, entry]) => [path, entry.stamp, entry.hash] as const)
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+        .sort(([a], [b]) => compareIds(a, b)),
     textTable: <V>(name: string) => {
       let table = textTables.get(name)
       if (table === undefined) {

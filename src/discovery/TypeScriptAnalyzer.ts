@@ -9,6 +9,7 @@ import { lineIndex } from "../source/Lines.ts"
 import { type ParsedModule, parseModule, parseModuleAlone } from "./OxcModule.ts"
 import { MAX_PARSE_DEPTH, mayHoldJsx, parseDepth } from "../source/ParseDepth.ts"
 import { extname } from "../source/Paths.ts"
+import { compareIds } from "../domain/Ranking.ts"
 
 /** Every extension of the TypeScript kind (a test holds the two lists equal). */
 export const LANGUAGES: Readonly<Record<string, ModuleLanguage>> = {
@@ -28,7 +29,7 @@ const byNameThenLine = (a: { name: string; line: number }, b: { name: string; li
   a.name < b.name ? -1 : a.name > b.name ? 1 : a.line - b.line
 
 const byLineThenName = (a: { name: string; line: number }, b: { name: string; line: number }): number =>
-  a.line - b.line || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
+  a.line - b.line || compareIds(a.name, b.name)
 
 const clip = (text: string): string => (text.length > 60 ? `${text.slice(0, 57)}...` : text).replace(/\s+/g, " ")
 

@@ -17,6 +17,7 @@ import type { SparseRows } from "./RandomizedSvd.ts"
 import { truncatedSvd } from "./RandomizedSvd.ts"
 import { termTable } from "./TermTable.ts"
 import { terms } from "../text/Words.ts"
+import { compareIds } from "../domain/Ranking.ts"
 
 export interface LsaOptions {
   /** Latent dimensions k; the embedding has k + 1 components (see `unitWithReservedAxis`). */
@@ -186,7 +187,6 @@ const fromBase64 = (text: string): Float32Array => {
 }
 
 
-const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 
 /** `array` copied into one twice its length. */
 const grown = (array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> => {
@@ -276,7 +276,7 @@ export const train = (texts: ReadonlyArray<string>, overrides: Partial<LsaOption
   // found by sorting a copy of its ids, which needs no per-term record of the last document.
   let df = new Int32Array(1_024)
   let sorted = new Int32Array(1_024)
-  const documents = [...texts].sort(byCodeUnit).map((text) => {
+  const documents = [...texts].sort(compareIds).map((text) => {
     const terms = analyse(text)
     const doc = new Int32Array(terms.length)
     for (let i = 0; i < terms.length; i++) doc[i] = ids.idOf(terms[i]!)
@@ -293,9 +293,9 @@ export const train = (texts: ReadonlyArray<string>, overrides: Partial<LsaOption
     if (df[id]! >= options.minDocumentFrequency) kept.push({ term: ids.termOf(id), id })
   }
   const chosen = kept
-    .sort((a, b) => (df[b.id]! - df[a.id]!) || byCodeUnit(a.term, b.term))
+    .sort((a, b) => (df[b.id]! - df[a.id]!) || compareIds(a.term, b.term))
     .slice(0, options.maxVocabulary)
-    .sort((a, b) => byCodeUnit(a.term, b.term))
+    .sort((a, b) => compareIds(a.term, b.term))
   const vocabulary = chosen.map(({ term }) => term)
   const index = new Map(vocabulary.map((term, row) => [term, row] as const))
   const rowOfId = new Int32Array(ids.size()).fill(-1)
