@@ -4,6 +4,7 @@
  */
 import { Effect, Layer } from "effect"
 import type { Chunk, ChunkId } from "../../src/domain/Chunk.ts"
+import { compareIds } from "../../src/domain/Ranking.ts"
 import type { RetrievalFilter } from "../../src/ports/RetrievalFilter.ts"
 import { compile } from "../../src/ports/RetrievalFilter.ts"
 import type { VectorHit } from "../../src/ports/VectorIndex.ts"
@@ -15,7 +16,7 @@ export interface Entry {
   readonly vector: ReadonlyArray<number>
 }
 
-const byId = (a: Entry, b: Entry): number => (a.chunk.id < b.chunk.id ? -1 : a.chunk.id > b.chunk.id ? 1 : 0)
+const byId = (a: Entry, b: Entry): number => compareIds(a.chunk.id, b.chunk.id)
 
 /** Euclidean norm, or an error message when the vector cannot take part in a cosine. */
 const normOf = (vector: ReadonlyArray<number>, dimension: number, what: string): number | VectorIndexError => {
