@@ -1,6 +1,6 @@
 /**
- * The recall stages in the order a question meets them, numbered as docs/recall.md numbers them
- * (diversity is the order the packer takes, so it runs inside stage 9). Each is a
+ * The recall stages in the order a question meets them, numbered as docs/recall.md numbers them;
+ * diversity is listed last before the packer, which takes its order when it packs. Each is a
  * `Context.Service` with its shipped layer beside it; `layers/Stages.ts` bundles them. Helpers live
  * under the stage that owns them (`adjust/`, `conflicts/`, `dedup/`, `pack/`); `terms.ts` and
  * `canonicality.ts` are shared by two stages each and stay beside them.
@@ -16,7 +16,7 @@ export * as Intent from "./intent.ts"
 export * as TitlePath from "./titlePath.ts"
 /** 4 fusion: the legs' rankings fused by reciprocal rank. */
 export * as Fuse from "./fuse.ts"
-/** 5 graph: expansion expansion from the confident seeds. */
+/** 5 graph: expansion from the confident seeds. */
 export * as Expand from "./expand.ts"
 /** 6 rerank: the optional cross-encoder. */
 export * as Rerank from "./rerank.ts"
@@ -28,7 +28,7 @@ export * as Dedup from "./dedup.ts"
 export * as Conflicts from "./conflicts.ts"
 /** gaps: what the knowledge base cannot answer. */
 export * as Gaps from "./gaps.ts"
-/** 8 diversity: the order claims are packed in, spread over notes. */
+/** 8 diversity: the order claims are packed in, spread over notes; the packer applies it. */
 export * as Diversity from "./diversity.ts"
 /** 9 pack: claims inside the exact token budget. */
 export * as Pack from "./pack.ts"
