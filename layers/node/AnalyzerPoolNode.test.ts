@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Deferred, Effect } from "effect"
-import { inProcess } from "../../src/discovery/AnalyzerPool.ts"
+import { inProcess } from "../../src/ports/AnalyzerPool.ts"
 import { MIN_POOLED_BATCH, pool } from "./AnalyzerPoolNode.ts"
 import { groupsOf, shareBatch } from "./SharedBatch.ts"
 

@@ -5,8 +5,8 @@
  * starting a worker costs more than it saves.
  */
 import { Effect, Layer } from "effect"
-import type { AnalysisRequest, AnalyzerPoolOptions, AnalyzerPoolShape } from "../../src/discovery/AnalyzerPool.ts"
-import { AnalyzerPool, inProcess } from "../../src/discovery/AnalyzerPool.ts"
+import type { AnalysisRequest, AnalyzerPoolOptions, AnalyzerPoolShape } from "../../src/ports/AnalyzerPool.ts"
+import { AnalyzerPool, inProcess } from "../../src/ports/AnalyzerPool.ts"
 import type { Analysis } from "../../src/discovery/FileAnalysis.ts"
 import { groupsOf, shareBatch } from "./SharedBatch.ts"
 import { workerEntry } from "./WorkerEntry.ts"

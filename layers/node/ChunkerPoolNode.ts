@@ -5,7 +5,7 @@
  * or a small batch, is chunked in process.
  */
 import { Layer } from "effect"
-import { ChunkerPool, type ChunkerPoolShape, inProcess, inProcessFew, PROGRESS_EVERY } from "../../src/index/ChunkerPool.ts"
+import { ChunkerPool, type ChunkerPoolShape, inProcess, inProcessFew, PROGRESS_EVERY } from "../../src/ports/ChunkerPool.ts"
 import { counter as defaultCounter } from "../tokens/TokenCounterDefault.ts"
 import { groupsOf, shareBatch } from "./SharedBatch.ts"
 import { workerEntry } from "./WorkerEntry.ts"

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { Worker } from "node:worker_threads"
-import { inProcess, Training, type TrainingShape } from "../../src/index/Training.ts"
+import { inProcess, Training, type TrainingShape } from "../../src/ports/Training.ts"
 import { layer, MIN_OFF_THREAD_TEXTS } from "./TrainingNode.ts"
 
 const WORDS = ["cache", "retry", "queue", "deploy", "rollback", "lease", "token", "budget", "schema", "owner", "incident", "span"]

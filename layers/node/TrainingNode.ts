@@ -10,7 +10,7 @@
 import { Effect, Layer } from "effect"
 import { Worker } from "node:worker_threads"
 import * as Lsa from "../../src/index/LatentSemanticEmbedder.ts"
-import { inProcess, Training, type TrainingRun, type TrainingShape } from "../../src/index/Training.ts"
+import { inProcess, Training, type TrainingRun, type TrainingShape } from "../../src/ports/Training.ts"
 import type { TrainingMessage } from "./trainingWorker.ts"
 import { workerEntry, workerUnavailable } from "./WorkerEntry.ts"
 import { WORKER_RESOURCE_LIMITS } from "./WorkerHeap.ts"

@@ -3,7 +3,7 @@
  * the main thread (`SharedBatch`) and answers each group's analyses, which are plain data.
  */
 import { parentPort } from "node:worker_threads"
-import type { AnalysisRequest } from "../../src/discovery/AnalyzerPool.ts"
+import type { AnalysisRequest } from "../../src/ports/AnalyzerPool.ts"
 import { runAnalyzer } from "../../src/discovery/Registry.ts"
 import { standard } from "../../src/discovery/StandardAnalyzers.ts"
 import { claim, type SharedGroups } from "./SharedBatch.ts"

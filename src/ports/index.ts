@@ -16,7 +16,7 @@ export * as RetrievalFilter from "./RetrievalFilter.ts"
 export * as SourceTree from "./SourceTree.ts"
 export * as TokenCounter from "./TokenCounter.ts"
 export * as VectorIndex from "./VectorIndex.ts"
-// The index dataflow's own boundaries, which live beside the stages that use them.
-export * as AnalyzerPool from "../discovery/AnalyzerPool.ts"
-export * as ChunkerPool from "../index/ChunkerPool.ts"
-export * as Training from "../index/Training.ts"
+// Where the index dataflow's heavy steps run: on the calling fiber by default, or on worker threads.
+export * as AnalyzerPool from "./AnalyzerPool.ts"
+export * as ChunkerPool from "./ChunkerPool.ts"
+export * as Training from "./Training.ts"

@@ -6,8 +6,8 @@
  */
 import { Context, Effect } from "effect"
 import type { Scope } from "effect"
-import type { TextEncoderModel } from "./HashingEmbedder.ts"
-import * as Lsa from "./LatentSemanticEmbedder.ts"
+import type { TextEncoderModel } from "../index/HashingEmbedder.ts"
+import * as Lsa from "../index/LatentSemanticEmbedder.ts"
 
 export interface TrainingRun {
   /** The trained model; waits for training to finish. */
@@ -43,6 +43,6 @@ export const inProcess: TrainingShape = {
     })
 }
 
-export const Training = Context.Reference<TrainingShape>("cairn/index/Training", {
+export const Training = Context.Reference<TrainingShape>("cairn/ports/Training", {
   defaultValue: () => inProcess
 })

@@ -7,9 +7,9 @@
 import { Context, Effect } from "effect"
 import type * as Digest from "effect/crypto/Digest"
 import type { Chunk } from "../domain/Chunk.ts"
-import type { TokenCounterShape } from "../ports/TokenCounter.ts"
-import type { ChunkFileInput } from "./chunk/ChunkFile.ts"
-import type { ChunkingConfig } from "./chunk/ChunkingConfig.ts"
+import type { TokenCounterShape } from "./TokenCounter.ts"
+import type { ChunkFileInput } from "../index/chunk/ChunkFile.ts"
+import type { ChunkingConfig } from "../index/chunk/ChunkingConfig.ts"
 
 export interface ChunkerPoolShape {
   /**
@@ -28,7 +28,7 @@ export interface ChunkerPoolShape {
 export const PROGRESS_EVERY = 200
 
 // The chunkers and their parsers load with the first batch: a refresh with nothing to chunk never needs them.
-const chunker = Effect.promise(() => import("./chunk/ChunkFile.ts"))
+const chunker = Effect.promise(() => import("../index/chunk/ChunkFile.ts"))
 
 const chunkedInProcess = (alone: boolean): ChunkerPoolShape => ({
   chunkAll: (requests, counter, onProgress, chunking) =>
@@ -46,6 +46,6 @@ export const inProcess: ChunkerPoolShape = chunkedInProcess(false)
 /** On the calling fiber, a batch of a few files, each parsed as a file alone (see `ChunkOptions.alone`). */
 export const inProcessFew: ChunkerPoolShape = chunkedInProcess(true)
 
-export const ChunkerPool = Context.Reference<ChunkerPoolShape>("cairn/index/ChunkerPool", {
+export const ChunkerPool = Context.Reference<ChunkerPoolShape>("cairn/ports/ChunkerPool", {
   defaultValue: () => inProcess
 })

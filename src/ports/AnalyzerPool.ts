@@ -4,9 +4,9 @@
  * Either way the answers are the registry's, in request order.
  */
 import { Context, Effect } from "effect"
-import type { Analysis } from "./FileAnalysis.ts"
-import { runAnalyzer } from "./Registry.ts"
-import { standard } from "./StandardAnalyzers.ts"
+import type { Analysis } from "../discovery/FileAnalysis.ts"
+import { runAnalyzer } from "../discovery/Registry.ts"
+import { standard } from "../discovery/StandardAnalyzers.ts"
 
 export interface AnalysisRequest {
   readonly path: string
@@ -42,6 +42,6 @@ export const inProcess: AnalyzerPoolShape = {
     )
 }
 
-export const AnalyzerPool = Context.Reference<AnalyzerPoolShape>("cairn/discovery/AnalyzerPool", {
+export const AnalyzerPool = Context.Reference<AnalyzerPoolShape>("cairn/ports/AnalyzerPool", {
   defaultValue: () => inProcess
 })
