@@ -7,8 +7,8 @@ import { NodeServices } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import type { Chunk, ChunkId } from "../src/domain/Chunk.ts"
 import * as Database from "../layers/sqlite/Database.ts"
-import * as IndexWriterLayer from "../layers/sqlite/IndexWriter.ts"
-import { IndexWriter } from "../layers/sqlite/IndexWriter.ts"
+import * as IndexStoreSqlite from "../layers/sqlite/IndexStoreSqlite.ts"
+import { IndexStore } from "../src/ports/IndexStore.ts"
 
 const SYLLABLES = ["ka", "lo", "mi", "ne", "ru", "sa", "to", "vi", "de", "po", "gra", "ben", "tor", "lin", "qua", "zer"]
 
@@ -43,7 +43,7 @@ export const syntheticChunks = (count: number): Array<Chunk> => {
 export const writeSyntheticIndex = (root: string, chunks: ReadonlyArray<Chunk>): Promise<void> => {
   const notes = [...new Set(chunks.map((c) => c.noteId))]
   return Effect.runPromise(Effect.gen(function*() {
-    const writer = yield* IndexWriter
+    const writer = yield* IndexStore
     yield* writer.write({
       replaceAll: true,
       chunks,
@@ -52,7 +52,7 @@ export const writeSyntheticIndex = (root: string, chunks: ReadonlyArray<Chunk>):
       manifest: { snapshotHash: "synthetic", builtAt: new Date().toISOString() }
     })
   }).pipe(
-    Effect.provide(IndexWriterLayer.layer.pipe(Layer.provideMerge(Database.layer({ path: Database.defaultPath(root) })))),
+    Effect.provide(IndexStoreSqlite.layer.pipe(Layer.provideMerge(Database.layer({ path: Database.defaultPath(root) })))),
     Effect.provide(NodeServices.layer)
   ))
 }

@@ -13,6 +13,7 @@ import type { CandidateStore } from "../src/ports/CandidateStore.ts"
 import type { ConsistentRead } from "../src/ports/ConsistentRead.ts"
 import type { GraphStore } from "../src/ports/GraphStore.ts"
 import type { IndexHealth } from "../src/ports/IndexHealth.ts"
+import type { IndexStore } from "../src/ports/IndexStore.ts"
 import type { LexicalIndex, LexicalIndexError } from "../src/ports/LexicalIndex.ts"
 import type { TokenCounter } from "../src/ports/TokenCounter.ts"
 import * as RetrievalConfig from "../src/RetrievalConfig.ts"
@@ -24,7 +25,7 @@ import type { DatabaseError } from "./sqlite/DatabaseError.ts"
 import * as EmbedderSqlite from "./sqlite/EmbedderSqlite.ts"
 import * as GraphStoreSqlite from "./sqlite/GraphStoreSqlite.ts"
 import * as IndexHealthSqlite from "./sqlite/IndexHealthSqlite.ts"
-import * as IndexWriter from "./sqlite/IndexWriter.ts"
+import * as IndexStoreSqlite from "./sqlite/IndexStoreSqlite.ts"
 import * as LexicalIndexSqlite from "./sqlite/LexicalIndexSqlite.ts"
 import * as VectorIndexSqlite from "./sqlite/VectorIndexSqlite.ts"
 import { readSpaceHeader } from "./sqlite/VectorTable.ts"
@@ -55,7 +56,7 @@ export type EmbeddedServices =
   | CandidateStore
   | GraphStore
   | IndexHealth
-  | IndexWriter.IndexWriter
+  | IndexStore
   | Database.Database
   | TokenCounter
 
@@ -99,7 +100,7 @@ export const embedded = (
     ConsistentReadSqlite.layer,
     GraphStoreSqlite.layer,
     IndexHealthSqlite.layer,
-    IndexWriter.layer,
+    IndexStoreSqlite.layer,
     dense,
     // A new object per build: what is known of the files is known of one opened index.
     Layer.sync(IndexedRepository, () => ({ root: options.root }))

@@ -28,7 +28,7 @@ export * as Database from "./sqlite/Database.ts"
 export * as EmbedderSqlite from "./sqlite/EmbedderSqlite.ts"
 export * as GraphStoreSqlite from "./sqlite/GraphStoreSqlite.ts"
 export * as IndexHealthSqlite from "./sqlite/IndexHealthSqlite.ts"
-export * as IndexWriter from "./sqlite/IndexWriter.ts"
+export * as IndexStoreSqlite from "./sqlite/IndexStoreSqlite.ts"
 export * as LexicalIndexSqlite from "./sqlite/LexicalIndexSqlite.ts"
 export * as VectorIndexSqlite from "./sqlite/VectorIndexSqlite.ts"
 

@@ -37,8 +37,8 @@ import * as HistoryGit from "../layers/node/HistoryGit.ts"
 import * as TrainingNode from "../layers/node/TrainingNode.ts"
 import * as Database from "../layers/sqlite/Database.ts"
 import { DatabaseError } from "../layers/sqlite/DatabaseError.ts"
-import * as IndexWriterLayer from "../layers/sqlite/IndexWriter.ts"
-import { IndexWriter, type IndexWriteError, type StoredManifest, type WriteSummary } from "../layers/sqlite/IndexWriter.ts"
+import * as IndexStoreSqlite from "../layers/sqlite/IndexStoreSqlite.ts"
+import { IndexStore, type IndexWriteError, type StoredManifest, type WriteSummary } from "../src/ports/IndexStore.ts"
 import type { VectorSpace } from "../layers/sqlite/VectorTable.ts"
 import * as TokenCounterDefault from "../layers/tokens/TokenCounterDefault.ts"
 import { rememberedVerdict, scanConfig } from "./upToDate.ts"
@@ -174,7 +174,7 @@ const requireIndexable = Effect.fn("indexRepository.requireIndexable")(function*
 export const indexLayer = (root: string, path: string = Database.defaultPath(root)) =>
   Layer.unwrap(Effect.gen(function*() {
     yield* requireIndexable(yield* FileSystem.FileSystem, yield* Path.Path, root)
-    return Layer.mergeAll(IndexWriterLayer.layer, TokenCounterDefault.layer, HistoryGit.layer(root), ChunkerPoolNode.layer, TrainingNode.layer).pipe(
+    return Layer.mergeAll(IndexStoreSqlite.layer, TokenCounterDefault.layer, HistoryGit.layer(root), ChunkerPoolNode.layer, TrainingNode.layer).pipe(
       Layer.provideMerge(Database.layer({ path })),
       Layer.provide(NodeChildProcessSpawner.layer)
     )
@@ -460,7 +460,7 @@ export interface PendingChanges {
 export const pendingChanges = Effect.fn("pendingChanges")(function*(options: { readonly root: string; readonly discovery?: Partial<DiscoveryConfig> }) {
   const fs = yield* FileSystem.FileSystem
   const path = yield* Path.Path
-  const writer = yield* IndexWriter
+  const writer = yield* IndexStore
   yield* requireDirectory(fs, options.root)
   const config = scanConfig(options.discovery)
   // As a refresh would find it.
@@ -579,7 +579,7 @@ interface ChunkingSettings {
 const scanForIndex = Effect.fn("indexRepository.scanForIndex")(function*(options: IndexOptions, chunking: ChunkingSettings, progress: (event: IndexProgress) => void) {
   const fs = yield* FileSystem.FileSystem
   const path = yield* Path.Path
-  const writer = yield* IndexWriter
+  const writer = yield* IndexStore
   const config = scanConfig(options.discovery)
   const fingerprint = yield* scanFingerprint(config)
   const memory = options.memory
@@ -707,7 +707,7 @@ const reported = (progress: (event: IndexProgress) => void, event: IndexProgress
 
 /** Chunks, embeds and writes what the scan found, then puts the scan's files in place. */
 const writeIndex = Effect.fn("indexRepository.writeIndex")(function*(options: IndexOptions, chunking: ChunkingSettings, scan: Scan, progress: (event: IndexProgress) => void) {
-    const writer = yield* IndexWriter
+    const writer = yield* IndexStore
     const counter = yield* TokenCounter
     const memory = options.memory
     const { hashes, changed, deleted, space, retrain } = scan
@@ -761,7 +761,7 @@ const writeIndex = Effect.fn("indexRepository.writeIndex")(function*(options: In
       embedded = chunks.length
       reused = 0
     } else if (writer.vectorsUnavailable !== undefined) {
-      // The chunks and their text alone; vectors already stored stay as they are (see IndexWriter).
+      // The chunks and their text alone; vectors already stored stay as they are (see IndexStore).
       yield* reported(progress, { _tag: "Writing", chunks: chunks.length, training: false })
       summary = yield* writer.write(scan.rewrite ? { ...content, replaceAll: true } : content)
       embedded = 0

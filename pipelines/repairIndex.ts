@@ -9,7 +9,7 @@ import { Effect, FileSystem } from "effect"
 import * as Database from "../layers/sqlite/Database.ts"
 import { recordStamp, stampPath } from "../layers/sqlite/Damage.ts"
 import { DatabaseError } from "../layers/sqlite/DatabaseError.ts"
-import { IndexWriteError } from "../layers/sqlite/IndexWriter.ts"
+import { IndexWriteError } from "../src/ports/IndexStore.ts"
 import { indexLayer, type IndexOptions, indexRepository } from "./indexRepository.ts"
 import { removeStaleTemporaries, temporaryName } from "./snapshotFile.ts"
 

@@ -10,8 +10,8 @@ import { type Context, Effect, Layer, Option } from "effect"
 import { IndexHealth, IndexHealthError, type IndexHealthReading, withFilesChanged } from "../src/ports/IndexHealth.ts"
 import { IndexedRepository } from "../layers/Embedded.ts"
 import * as Database from "../layers/sqlite/Database.ts"
-import * as IndexWriterLayer from "../layers/sqlite/IndexWriter.ts"
-import { IndexWriter } from "../layers/sqlite/IndexWriter.ts"
+import * as IndexStoreSqlite from "../layers/sqlite/IndexStoreSqlite.ts"
+import { IndexStore } from "../src/ports/IndexStore.ts"
 import type { DiscoveryConfig } from "../src/discovery/DiscoveryConfig.ts"
 import type { PendingChanges } from "./indexRepository.ts"
 import * as RepositoryConfig from "./repositoryConfig.ts"
@@ -52,7 +52,7 @@ const pendingUnder = Effect.fn("staleness.pendingUnder")(function*(options: { re
 /** The files that differ from the index, read-only: the index file is opened for reading alone. */
 export const changesUnder = (options: { readonly root: string; readonly discovery?: Partial<DiscoveryConfig> }) =>
   pendingUnder(options).pipe(
-    Effect.provide(IndexWriterLayer.layer.pipe(Layer.provide(Database.layer({ path: Database.defaultPath(options.root), readOnly: true }))))
+    Effect.provide(IndexStoreSqlite.layer.pipe(Layer.provide(Database.layer({ path: Database.defaultPath(options.root), readOnly: true }))))
   )
 
 /** The count under `root` against the index `writer` reads, by the repository's own discovery settings. */
@@ -81,11 +81,11 @@ export const checkedReading = Effect.fn("staleness.checkedReading")(function*(he
   const reading: IndexHealthReading = yield* health.read(now)
   if (reading.filesChanged !== undefined) return reading
   const repository = yield* Effect.serviceOption(IndexedRepository)
-  const writer = yield* Effect.serviceOption(IndexWriter)
+  const writer = yield* Effect.serviceOption(IndexStore)
   if (Option.isNone(repository) || Option.isNone(writer)) return reading
   let count = counted.get(repository.value)
   if (count === undefined) {
-    count = yield* Effect.cached(countUnder(repository.value.root).pipe(Effect.provideService(IndexWriter, writer.value)))
+    count = yield* Effect.cached(countUnder(repository.value.root).pipe(Effect.provideService(IndexStore, writer.value)))
     counted.set(repository.value, count)
   }
   return withFilesChanged(reading, yield* count)

@@ -7,8 +7,8 @@ import { Effect, Layer } from "effect"
 import * as Database from "../layers/sqlite/Database.ts"
 import { isCorruption } from "../layers/sqlite/Damage.ts"
 import { DatabaseError } from "../layers/sqlite/DatabaseError.ts"
-import * as IndexWriterLayer from "../layers/sqlite/IndexWriter.ts"
-import { IndexWriter } from "../layers/sqlite/IndexWriter.ts"
+import * as IndexStoreSqlite from "../layers/sqlite/IndexStoreSqlite.ts"
+import { IndexStore } from "../src/ports/IndexStore.ts"
 import * as ChunkingConfig from "../src/index/chunk/ChunkingConfig.ts"
 import { pendingChanges, type PendingChanges } from "./indexRepository.ts"
 import * as RepositoryConfig from "./repositoryConfig.ts"
@@ -52,10 +52,10 @@ export const statusReport = Effect.fn("statusReport.statusReport")(function*(roo
       catch: (error) => new DatabaseError({ reason: isCorruption(error) ? "damaged" : "open_failed", path, detail: error instanceof Error ? error.message : String(error) })
     })
     const pending = yield* pendingChanges({ root, ...(config.discovery === undefined ? {} : { discovery: config.discovery }) })
-    const builtUnder = yield* (yield* IndexWriter).builtUnder
+    const builtUnder = yield* (yield* IndexStore).builtUnder
     return { manifest, pending, builtUnder, vectorsUnavailable }
   })
-  const over = (options: Database.OpenOptions) => read.pipe(Effect.provide(IndexWriterLayer.layer.pipe(Layer.provideMerge(Database.layer(options)))))
+  const over = (options: Database.OpenOptions) => read.pipe(Effect.provide(IndexStoreSqlite.layer.pipe(Layer.provideMerge(Database.layer(options)))))
   // Read-only, so asking creates nothing; an index never built is an empty one, held in memory.
   const result = yield* over({ path: Database.defaultPath(root), readOnly: true }).pipe(
     Effect.catchIf((error) => error._tag === "DatabaseError" && error.reason === "missing", () => over({ path: ":memory:" }))

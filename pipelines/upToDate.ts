@@ -7,7 +7,7 @@ import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
 import { Effect, FileSystem, Path } from "effect"
 import type { DiscoveryConfig } from "../src/discovery/DiscoveryConfig.ts"
 import { scanFingerprint, type Verdict } from "../src/discovery/Unchanged.ts"
-import { IndexWriter } from "../layers/sqlite/IndexWriter.ts"
+import { IndexStore } from "../src/ports/IndexStore.ts"
 import * as ScanCacheFile from "./scanCacheFile.ts"
 import { unchangedSince } from "./unchanged.ts"
 
@@ -31,11 +31,11 @@ export const rememberedVerdict = (options: {
     ? Effect.map(unchangedSince({ root: options.root, config: options.config, cache: options.remembered.cache }), (verdict): Verdict | undefined => verdict)
     : Effect.succeed(undefined)
 
-/** True when the index under `root`, read by the `IndexWriter` in context, holds every file as it is now. */
+/** True when the index under `root`, read by the `IndexStore` in context, holds every file as it is now. */
 export const confirmedUpToDate = Effect.fn("confirmedUpToDate")(function*(options: { readonly root: string; readonly discovery?: Partial<DiscoveryConfig> }) {
   const fs = yield* FileSystem.FileSystem
   const path = yield* Path.Path
-  const writer = yield* IndexWriter
+  const writer = yield* IndexStore
   const config = scanConfig(options.discovery)
   const verdict = yield* rememberedVerdict({
     root: options.root,

@@ -8,7 +8,7 @@ import { Embedder, EmbedderError } from "../../src/ports/Embedder.ts"
 import { contract } from "../contracts/Embedder.contract.ts"
 import { softwareChunks } from "../reference/fixtures/SoftwareNotes.ts"
 import * as Database from "./Database.ts"
-import type { VectorModel } from "./IndexWriter.ts"
+import type { VectorModel } from "../../src/ports/IndexStore.ts"
 import * as EmbedderSqlite from "./EmbedderSqlite.ts"
 import { coldBuild, openSeeded, seeded, tempDir, write } from "./testing/Fixtures.ts"
 

@@ -11,7 +11,7 @@ import { contract } from "../contracts/LexicalIndex.contract.ts"
 import { SOFTWARE_QUERIES, softwareChunks } from "../reference/fixtures/SoftwareNotes.ts"
 import * as LexicalIndexMemory from "../reference/LexicalIndexMemory.ts"
 import { Database } from "./Database.ts"
-import type { IndexWriteError } from "./IndexWriter.ts"
+import type { IndexWriteError } from "../../src/ports/IndexStore.ts"
 import * as LexicalIndexSqlite from "./LexicalIndexSqlite.ts"
 import { coldBuild, MANIFEST, openSeeded, seeded, write } from "./testing/Fixtures.ts"
 

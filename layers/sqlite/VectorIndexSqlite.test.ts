@@ -9,7 +9,7 @@ import type { VectorEntry } from "../contracts/VectorIndex.contract.ts"
 import { contract } from "../contracts/VectorIndex.contract.ts"
 import * as VectorIndexMemory from "../reference/VectorIndexMemory.ts"
 import { Database } from "./Database.ts"
-import type { IndexWrite, IndexWriteError } from "./IndexWriter.ts"
+import type { IndexWrite, IndexWriteError } from "../../src/ports/IndexStore.ts"
 import * as VectorIndexSqlite from "./VectorIndexSqlite.ts"
 import { coldBuild, MANIFEST, openSeeded, write } from "./testing/Fixtures.ts"
 

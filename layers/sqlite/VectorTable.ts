@@ -2,21 +2,15 @@
  * The vector space of an index: which model wrote its vectors (`vector_space`, one row), the
  * model's terms when it is data (LsaTerms), and the vec0 table holding the vectors. One table holds
  * one space, so vectors of two models cannot sit side by side: a model change drops the table and
- * starts another (see IndexWriter).
+ * starts another (see IndexStoreSqlite).
  */
 import type { DatabaseSync } from "node:sqlite"
+import type { VectorSpace } from "../../src/ports/IndexStore.ts"
 import * as LsaTerms from "./LsaTerms.ts"
+
+export type { VectorSpace }
 import { VECTOR_ROWIDS, VECTOR_TABLE } from "./Schema.ts"
 
-export interface VectorSpace {
-  /** The embedder's id (`model_id`). */
-  readonly modelId: string
-  /** The embedder's version (`embedding_version`). */
-  readonly version: string
-  readonly dimension: number
-  /** The model itself when it is data (a corpus-trained model), so queries embed alike. */
-  readonly model: string | null
-}
 
 export const readSpace = (db: DatabaseSync): VectorSpace | undefined => {
   const row = db.prepare("SELECT model_id, embedding_version, dimension, model FROM vector_space WHERE key = 1").get() as

@@ -13,7 +13,7 @@ import type { ContextPack } from "../../src/domain/ContextPack.ts"
 import { IndexHealth } from "../../src/ports/IndexHealth.ts"
 import * as Embedded from "../../layers/Embedded.ts"
 import * as Database from "../../layers/sqlite/Database.ts"
-import { IndexWriter } from "../../layers/sqlite/IndexWriter.ts"
+import { IndexStore } from "../../src/ports/IndexStore.ts"
 import { indexLayer, indexRepository } from "../../pipelines/indexRepository.ts"
 import { recall } from "../../pipelines/recall.ts"
 
@@ -43,7 +43,7 @@ const index = (root: string, now = NOW) => indexRepository({ root, now }).pipe(E
 
 const ask = (root: string, text: string) => recall({ text, explain: true }).pipe(Effect.provide(Embedded.embedded({ root })))
 
-const manifest = (root: string) => IndexWriter.use((writer) => writer.manifest).pipe(Effect.provide(indexLayer(root)))
+const manifest = (root: string) => IndexStore.use((writer) => writer.manifest).pipe(Effect.provide(indexLayer(root)))
 
 const denseLeg = (pack: ContextPack) => pack.diagnostics?.legs.find((leg) => leg.name === "dense")?.status
 

@@ -10,8 +10,8 @@ import * as NodePath from "node:path"
 import type { Chunk } from "../../../src/domain/Chunk.ts"
 import * as Database from "../Database.ts"
 import type { DatabaseError } from "../DatabaseError.ts"
-import type { IndexWrite, IndexWriteError } from "../IndexWriter.ts"
-import * as IndexWriter from "../IndexWriter.ts"
+import type { IndexWrite, IndexWriteError } from "../../../src/ports/IndexStore.ts"
+import * as IndexStoreSqlite from "../IndexStoreSqlite.ts"
 
 export const BUILT_AT = "2025-03-01T12:00:00Z"
 
@@ -28,7 +28,7 @@ export const coldBuild = (chunks: ReadonlyArray<Chunk>, extra: Partial<IndexWrit
 
 /** Writes `batch` through a writer on `database`. */
 export const write = (database: Database.DatabaseShape, batch: IndexWrite) =>
-  Effect.flatMap(IndexWriter.make.pipe(Effect.provideService(Database.Database, database)), (writer) => writer.write(batch))
+  Effect.flatMap(IndexStoreSqlite.make.pipe(Effect.provideService(Database.Database, database)), (writer) => writer.write(batch))
 
 /** Opens a database at `path` (a private in-memory index by default) and writes `batch` into it. */
 export const openSeeded = (batch: IndexWrite, path = ":memory:"): Effect.Effect<Database.DatabaseShape, DatabaseError | IndexWriteError, Scope.Scope> =>

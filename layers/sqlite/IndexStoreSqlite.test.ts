@@ -7,12 +7,11 @@ import type { Chunk, ChunkId } from "../../src/domain/Chunk.ts"
 import * as ChunkingConfig from "../../src/index/chunk/ChunkingConfig.ts"
 import type { NoteEdge } from "../../src/ports/GraphStore.ts"
 import { analysedName } from "../../src/retrieval/titlePath.ts"
+import { type IndexWrite, IndexWriteError, type VectorModel, type VectorStore } from "../../src/ports/IndexStore.ts"
 import { softwareChunks } from "../reference/fixtures/SoftwareNotes.ts"
 import * as ChunkStems from "./ChunkStems.ts"
 import * as Database from "./Database.ts"
-import type { IndexWrite, VectorModel } from "./IndexWriter.ts"
-import * as IndexWriter from "./IndexWriter.ts"
-import { IndexWriteError } from "./IndexWriter.ts"
+import * as IndexStoreSqlite from "./IndexStoreSqlite.ts"
 import * as VectorIndexSqlite from "./VectorIndexSqlite.ts"
 import { BUILT_AT, coldBuild, MANIFEST, openSeeded, tempDir, write } from "./testing/Fixtures.ts"
 
@@ -76,7 +75,7 @@ const poisoned = (chunk: Chunk): Chunk =>
     }
   })
 
-describe("IndexWriter", () => {
+describe("IndexStore", () => {
   it.effect("write - one that throws half way leaves the previous index intact, for this and another connection, and the next write works", () =>
     Effect.gen(function*() {
       const path = NodePath.join(yield* tempDir, "index.sqlite")
@@ -154,7 +153,7 @@ describe("IndexWriter", () => {
       }), "unknown_chunk")
       const summary = yield* write(database, { vectors: { model: MODEL_B, entries, replace: true }, manifest: MANIFEST })
       assert.deepStrictEqual([summary.embeddedCount, summary.chunkCount], [10, 30])
-      const writer = yield* IndexWriter.make.pipe(Effect.provideService(Database.Database, database))
+      const writer = yield* IndexStoreSqlite.make.pipe(Effect.provideService(Database.Database, database))
       const space = yield* writer.vectorSpace
       assert.deepStrictEqual(space, { modelId: MODEL_B.id, version: MODEL_B.version, dimension: 3, model: null })
       const manifest = database.connection.prepare("SELECT embedder_id, embedder_version, embedded_count FROM manifest").get() as Record<string, unknown>
@@ -170,7 +169,7 @@ describe("IndexWriter", () => {
         chunks: [{ ...same, status: "superseded" }, { ...changed, text: `${changed.text} with new words`, contentSha: "f".repeat(64) }],
         manifest: MANIFEST
       })
-      const writer = yield* IndexWriter.make.pipe(Effect.provideService(Database.Database, database))
+      const writer = yield* IndexStoreSqlite.make.pipe(Effect.provideService(Database.Database, database))
       const stored = yield* writer.storedChunks([same.noteId, changed.noteId])
       assert.deepStrictEqual(stored.get(same.id), { contentSha: same.contentSha, embedded: true })
       assert.deepStrictEqual(stored.get(changed.id), { contentSha: "f".repeat(64), embedded: false })
@@ -193,7 +192,7 @@ describe("IndexWriter", () => {
         deleteNotes: ["notes/retries.md"],
         manifest: MANIFEST
       })
-      const writer = yield* IndexWriter.make.pipe(Effect.provideService(Database.Database, database))
+      const writer = yield* IndexStoreSqlite.make.pipe(Effect.provideService(Database.Database, database))
       const stored = yield* writer.storedChunks(["notes/caching.md", "notes/retries.md"])
       assert.deepStrictEqual([...stored.keys()], [moved.id, added.id].sort())
       const hashes = yield* writer.noteHashes
@@ -266,7 +265,7 @@ describe("IndexWriter", () => {
       })
       const viaWrite = yield* openSeeded(seedBatch(CHUNKS.slice(0, 12)))
       const written = yield* write(viaWrite, whole)
-      const writer = yield* IndexWriter.make.pipe(Effect.provideService(Database.Database, older))
+      const writer = yield* IndexStoreSqlite.make.pipe(Effect.provideService(Database.Database, older))
       const { replaceAll: _replaceAll, vectors, ...content } = whole
       let chunksSeenWhileEmbedding = -1
       // In chunk id order, in two runs, the second as Float32Arrays (stored as they are).
@@ -287,7 +286,7 @@ describe("IndexWriter", () => {
     Effect.gen(function*() {
       const database = yield* openSeeded(seedBatch(CHUNKS.slice(0, 12)))
       const before = dump(database.connection)
-      const writer = yield* IndexWriter.make.pipe(Effect.provideService(Database.Database, database))
+      const writer = yield* IndexStoreSqlite.make.pipe(Effect.provideService(Database.Database, database))
       const content = coldBuild(CHUNKS.slice(5, 40))
       const { replaceAll: _replaceAll, ...staged } = content
       const failed = yield* Effect.flip(writer.rebuild(staged, (store) =>
@@ -295,7 +294,7 @@ describe("IndexWriter", () => {
       assert.strictEqual(failed, "training died")
       assert.deepStrictEqual(dump(database.connection), before)
       const vector = (chunk: Chunk, v: ReadonlyArray<number>) => ({ chunkId: chunk.id, vector: v })
-      const refusals: ReadonlyArray<readonly [IndexWriteError["reason"], (store: IndexWriter.VectorStore) => Effect.Effect<void, IndexWriteError>]> = [
+      const refusals: ReadonlyArray<readonly [IndexWriteError["reason"], (store: VectorStore) => Effect.Effect<void, IndexWriteError>]> = [
         ["invalid_vector", (store) => Effect.andThen(store.open(MODEL_A), store.add([vector(CHUNKS[5]!, [0, 0, 0, 0])]))],
         ["conflicting_batch", (store) => store.add([vector(CHUNKS[5]!, [1, 0, 0, 0])])],
         ["duplicate_chunk", (store) =>
@@ -336,7 +335,7 @@ describe("IndexWriter", () => {
   it.effect("builtUnder - the chunking settings of the last commit; the defaults' for a commit that named none, none before the first", () =>
     Effect.gen(function*() {
       const database = yield* Database.open({ path: NodePath.join(yield* tempDir, "index.sqlite") })
-      const writer = yield* IndexWriter.make.pipe(Effect.provideService(Database.Database, database))
+      const writer = yield* IndexStoreSqlite.make.pipe(Effect.provideService(Database.Database, database))
       assert.isUndefined(yield* writer.builtUnder)
       yield* writer.write(coldBuild(CHUNKS.slice(0, 3)))
       assert.strictEqual(yield* writer.builtUnder, ChunkingConfig.DEFAULT_FINGERPRINT)
