@@ -1,19 +1,23 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { spawn } from "node:child_process"
 import * as NodePath from "node:path"
 import type { DatabaseSync } from "node:sqlite"
 import type { Chunk, ChunkId } from "../../src/domain/Chunk.ts"
 import * as ChunkingConfig from "../../src/index/chunk/ChunkingConfig.ts"
 import type { NoteEdge } from "../../src/ports/GraphStore.ts"
-import { analysedName } from "../../src/retrieval/titlePath.ts"
 import { type IndexWrite, IndexWriteError, type VectorModel, type VectorStore } from "../../src/ports/IndexStore.ts"
+import { analysedName } from "../../src/retrieval/titlePath.ts"
+import { contract } from "../contracts/IndexStore.contract.ts"
 import { softwareChunks } from "../reference/fixtures/SoftwareNotes.ts"
 import * as ChunkStems from "./ChunkStems.ts"
 import * as Database from "./Database.ts"
 import * as IndexStoreSqlite from "./IndexStoreSqlite.ts"
 import * as VectorIndexSqlite from "./VectorIndexSqlite.ts"
 import { BUILT_AT, coldBuild, MANIFEST, openSeeded, tempDir, write } from "./testing/Fixtures.ts"
+
+// Every IndexStore backend's behaviour, over a private in-memory index with sqlite-vec.
+contract("sqlite", () => IndexStoreSqlite.layer.pipe(Layer.provide(Database.layer({ path: ":memory:" }))))
 
 const HANGING_WRITER = NodePath.join(import.meta.dirname, "testing", "writeAndHang.ts")
 

@@ -1,0 +1,280 @@
+/**
+ * The reference `IndexStore`: the write contract over plain maps. A write builds the next state
+ * from a copy of the current one and swaps it in only when the whole batch went through, so a
+ * refused or failing batch leaves nothing behind, as the SQLite backend's transaction does. What it
+ * holds can be read back as a reference corpus (`contents`), so the index pipeline runs end to end
+ * on the reference layers.
+ */
+import { Effect, Layer } from "effect"
+import type { Chunk, ChunkId } from "../../src/domain/Chunk.ts"
+import { compareIds } from "../../src/domain/Ranking.ts"
+import * as ChunkingConfig from "../../src/index/chunk/ChunkingConfig.ts"
+import { refuse, validate, validateVectors } from "../../src/index/IndexWriteChecks.ts"
+import type { NoteEdge } from "../../src/ports/GraphStore.ts"
+import {
+  IndexStore,
+  type IndexWrite,
+  IndexWriteError,
+  type StoredChunk,
+  type StoredManifest,
+  type VectorEntry,
+  type VectorModel,
+  type VectorSpace,
+  type VectorStore,
+  type WriteSummary
+} from "../../src/ports/IndexStore.ts"
+
+interface Manifest extends StoredManifest {
+  readonly chunking: string | undefined
+}
+
+interface State {
+  readonly chunks: Map<ChunkId, Chunk>
+  /** Note id → the content hash recorded for it (null when none was). */
+  readonly notes: Map<string, string | null>
+  /** `from\0to\0verb` → the edge, so an edge is held once. */
+  readonly relations: Map<string, NoteEdge>
+  space: VectorSpace | undefined
+  readonly vectors: Map<ChunkId, Float32Array>
+  manifest: Manifest | undefined
+}
+
+const empty = (): State => ({ chunks: new Map(), notes: new Map(), relations: new Map(), space: undefined, vectors: new Map(), manifest: undefined })
+
+const copy = (state: State): State => ({
+  chunks: new Map(state.chunks),
+  notes: new Map(state.notes),
+  relations: new Map(state.relations),
+  space: state.space,
+  vectors: new Map(state.vectors),
+  manifest: state.manifest
+})
+
+const edgeKey = (edge: NoteEdge) => `${edge.from}\0${edge.to}\0${edge.verb}`
+
+/** What the store holds, as the reference read layers take it (`Reference.layer`). */
+export interface Contents {
+  /** By id. */
+  readonly chunks: ReadonlyArray<Chunk>
+  /** By from, to, verb. */
+  readonly edges: ReadonlyArray<NoteEdge>
+  readonly vectors: ReadonlyMap<ChunkId, Float32Array>
+  readonly space: VectorSpace | undefined
+}
+
+const sameSpace = (a: Omit<VectorSpace, "model">, b: Omit<VectorSpace, "model">) =>
+  a.modelId === b.modelId && a.version === b.version && a.dimension === b.dimension
+
+/** Makes the next state's space the batch's, or refuses a silent mix (throws, so the copy is dropped). */
+const settleSpace = (next: State, batch: IndexWrite): void => {
+  const vectors = batch.vectors
+  if (vectors === undefined) {
+    if (batch.replaceAll === true) {
+      next.space = undefined
+      next.vectors.clear()
+    }
+    return
+  }
+  const space: VectorSpace = { modelId: vectors.model.id, version: vectors.model.version, dimension: vectors.model.dimension, model: vectors.model.model ?? null }
+  const stored = next.space
+  if (stored === undefined || batch.replaceAll === true || vectors.replace === true) {
+    next.space = space
+    next.vectors.clear()
+    return
+  }
+  if (!sameSpace(stored, space)) {
+    throw refuse("embedder_changed", `stored vectors are ${stored.modelId}@${stored.version} (${stored.dimension}), the batch's ${space.modelId}@${space.version} (${space.dimension})`)
+  }
+  if (space.model !== null) next.space = { ...stored, version: space.version, model: space.model }
+}
+
+/** Everything of a batch but its vectors, applied to `next`; throws to refuse. */
+const applyContent = (next: State, batch: IndexWrite, settle: () => void): Pick<WriteSummary, "chunksWritten" | "chunksDeleted"> => {
+  if (batch.replaceAll === true) {
+    next.chunks.clear()
+    next.notes.clear()
+    next.relations.clear()
+  }
+  settle()
+  const touched = new Set<string>()
+  let deleted = 0
+  const remove = (id: ChunkId) => {
+    next.chunks.delete(id)
+    next.vectors.delete(id)
+    deleted++
+  }
+  const chunksOf = (note: string) => [...next.chunks.values()].filter((chunk) => chunk.noteId === note)
+  for (const note of batch.deleteNotes ?? []) {
+    for (const chunk of chunksOf(note)) remove(chunk.id)
+    next.notes.delete(note)
+    for (const [key, edge] of next.relations) if (edge.from === note) next.relations.delete(key)
+  }
+  for (const id of batch.deleteChunks ?? []) {
+    const existing = next.chunks.get(id)
+    if (existing === undefined) continue
+    remove(id)
+    touched.add(existing.noteId)
+  }
+  const chunks = [...(batch.chunks ?? [])].sort((a, b) => compareIds(a.id, b.id))
+  const incoming = new Set<string>(chunks.map((chunk) => chunk.id))
+  for (const note of batch.notes ?? []) {
+    touched.add(note.id)
+    for (const chunk of chunksOf(note.id)) if (!incoming.has(chunk.id)) remove(chunk.id)
+  }
+  for (const chunk of chunks) {
+    const existing = next.chunks.get(chunk.id)
+    if (existing !== undefined) {
+      touched.add(existing.noteId)
+      // Same words, same vector; other words have none until one is written.
+      if (existing.contentSha !== chunk.contentSha) next.vectors.delete(chunk.id)
+    }
+    next.chunks.set(chunk.id, chunk)
+    touched.add(chunk.noteId)
+  }
+  const recorded = new Map((batch.notes ?? []).map((note) => [note.id, note.contentHash]))
+  for (const note of touched) {
+    const hash = recorded.get(note) ?? next.notes.get(note) ?? null
+    if (hash === null && chunksOf(note).length === 0) next.notes.delete(note)
+    else next.notes.set(note, hash)
+  }
+  if (batch.relations !== undefined) {
+    const from = new Set(batch.relations.from)
+    for (const [key, edge] of next.relations) if (from.has(edge.from)) next.relations.delete(key)
+    for (const edge of batch.relations.edges) next.relations.set(edgeKey(edge), { from: edge.from, to: edge.to, verb: edge.verb })
+  }
+  return { chunksWritten: chunks.length, chunksDeleted: deleted }
+}
+
+/** Stores each entry's vector, rounded to float32 as the SQLite backend stores it; the chunks must be held. */
+const addVectors = (next: State, entries: ReadonlyArray<VectorEntry>): number => {
+  for (const entry of entries) {
+    if (!next.chunks.has(entry.chunkId)) throw refuse("unknown_chunk", entry.chunkId)
+    next.vectors.set(entry.chunkId, Float32Array.from(entry.vector))
+  }
+  return entries.length
+}
+
+const commitManifest = (next: State, batch: IndexWrite, done: Pick<WriteSummary, "chunksWritten" | "chunksDeleted" | "vectorsWritten">): WriteSummary => {
+  const summary: WriteSummary = {
+    generation: (next.manifest?.generation ?? 0) + 1,
+    chunkCount: next.chunks.size,
+    embeddedCount: next.space === undefined ? 0 : next.vectors.size,
+    noteCount: next.notes.size,
+    relationCount: next.relations.size,
+    ...done
+  }
+  next.manifest = {
+    generation: summary.generation,
+    snapshotHash: batch.manifest.snapshotHash,
+    chunkCount: summary.chunkCount,
+    embeddedCount: summary.embeddedCount,
+    noteCount: summary.noteCount,
+    relationCount: summary.relationCount,
+    chunking: batch.manifest.chunking
+  }
+  return summary
+}
+
+/** Runs `body` on a copy of the state and keeps the copy only when it returns. */
+const attempt = <A>(body: () => A): Effect.Effect<A, IndexWriteError> =>
+  Effect.try({ try: body, catch: (error) => error instanceof IndexWriteError ? error : refuse("write_failed", String(error)) })
+
+const byId = <V>(entries: Iterable<readonly [string, V]>) => new Map([...entries].sort(([a], [b]) => compareIds(a, b)))
+
+/** A store and a view of what it holds. */
+export const make = (): { readonly store: IndexStore["Service"]; readonly contents: Effect.Effect<Contents> } => {
+  let state = empty()
+  const store = IndexStore.of({
+    write: (batch) =>
+      Effect.suspend(() => {
+        const refused = validate(batch)
+        if (refused !== undefined) return Effect.fail(refused)
+        return attempt(() => {
+          const next = copy(state)
+          const content = applyContent(next, batch, () => settleSpace(next, batch))
+          const vectorsWritten = batch.vectors === undefined ? 0 : addVectors(next, batch.vectors.entries)
+          const summary = commitManifest(next, batch, { ...content, vectorsWritten })
+          state = next
+          return summary
+        })
+      }),
+    rebuild: <E>(content: Omit<IndexWrite, "vectors" | "replaceAll">, embed: (store: VectorStore) => Effect.Effect<void, E | IndexWriteError>) =>
+      Effect.suspend(() => {
+        const batch: IndexWrite = { ...content, replaceAll: true }
+        const refused = validate(batch)
+        if (refused !== undefined) return Effect.fail(refused)
+        const next = copy(state)
+        return Effect.flatMap(attempt(() => applyContent(next, batch, () => settleSpace(next, batch))), (written) => {
+          let model: VectorModel | undefined
+          let stored = 0
+          const seen = new Set<string>()
+          const vectors: VectorStore = {
+            open: (opened) =>
+              Effect.suspend(() => {
+                if (model !== undefined) return Effect.fail(refuse("conflicting_batch", `a second vector space (${opened.id}) opened in one rebuild`))
+                const invalid = validateVectors({ model: opened, entries: [] })
+                if (invalid !== undefined) return Effect.fail(invalid)
+                model = opened
+                next.space = { modelId: opened.id, version: opened.version, dimension: opened.dimension, model: opened.model ?? null }
+                next.vectors.clear()
+                return Effect.void
+              }),
+            add: (entries) =>
+              Effect.suspend(() => {
+                if (model === undefined) return Effect.fail(refuse("conflicting_batch", "vectors added before their space was opened"))
+                const invalid = validateVectors({ model, entries })
+                if (invalid !== undefined) return Effect.fail(invalid)
+                const repeated = entries.find((entry) => seen.has(entry.chunkId))
+                if (repeated !== undefined) return Effect.fail(refuse("duplicate_chunk", repeated.chunkId))
+                for (const entry of entries) seen.add(entry.chunkId)
+                return attempt(() => void (stored += addVectors(next, entries)))
+              })
+          }
+          return Effect.flatMap(embed(vectors), () =>
+            Effect.sync(() => {
+              const summary = commitManifest(next, batch, { ...written, vectorsWritten: stored })
+              state = next
+              return summary
+            }))
+        })
+      }),
+    noteHashes: Effect.sync(() => byId(state.notes)),
+    noteCount: Effect.sync(() => state.notes.size),
+    noteHashesOf: (notes) => Effect.sync(() => byId(notes.flatMap((note) => state.notes.has(note) ? [[note, state.notes.get(note)!] as const] : []))),
+    storedChunks: (notes) =>
+      Effect.sync(() => {
+        const wanted = new Set(notes)
+        return byId<StoredChunk>([...state.chunks.values()].filter((chunk) => wanted.has(chunk.noteId))
+          .map((chunk) => [chunk.id, { contentSha: chunk.contentSha, embedded: state.vectors.has(chunk.id) }] as const)) as Map<ChunkId, StoredChunk>
+      }),
+    unembedded: (excluded) =>
+      Effect.sync(() => {
+        const skipped = new Set(excluded)
+        return [...state.chunks.values()].filter((chunk) => !skipped.has(chunk.noteId) && !state.vectors.has(chunk.id))
+          .sort((a, b) => compareIds(a.id, b.id)).map((chunk) => ({ id: chunk.id, text: chunk.text }))
+      }),
+    vectorsUnavailable: undefined,
+    vectorSpace: Effect.sync(() => state.space),
+    vectorSpaceHeader: Effect.sync(() => {
+      if (state.space === undefined) return undefined
+      const { model: _model, ...header } = state.space
+      return header
+    }),
+    manifest: Effect.sync(() => {
+      if (state.manifest === undefined) return undefined
+      const { chunking: _chunking, ...manifest } = state.manifest
+      return manifest
+    }),
+    builtUnder: Effect.sync(() => state.manifest === undefined ? undefined : state.manifest.chunking ?? ChunkingConfig.DEFAULT_FINGERPRINT)
+  })
+  const contents = Effect.sync((): Contents => ({
+    chunks: [...state.chunks.values()].sort((a, b) => compareIds(a.id, b.id)),
+    edges: [...state.relations.values()].sort((a, b) => compareIds(a.from, b.from) || compareIds(a.to, b.to) || compareIds(a.verb, b.verb)),
+    vectors: byId(state.vectors) as Map<ChunkId, Float32Array>,
+    space: state.space
+  }))
+  return { store, contents }
+}
+
+/** An empty store. */
+export const layer = (): Layer.Layer<IndexStore> => Layer.sync(IndexStore, () => make().store)
