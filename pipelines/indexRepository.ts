@@ -38,7 +38,7 @@ import * as TrainingNode from "../layers/node/TrainingNode.ts"
 import * as Database from "../layers/sqlite/Database.ts"
 import { DatabaseError } from "../layers/sqlite/DatabaseError.ts"
 import * as IndexStoreSqlite from "../layers/sqlite/IndexStoreSqlite.ts"
-import { IndexStore, type IndexWriteError, type StoredManifest, type WriteSummary } from "../src/ports/IndexStore.ts"
+import { IndexStore, type IndexWrite, type IndexWriteError, type StoredManifest, type WriteSummary } from "../src/ports/IndexStore.ts"
 import type { VectorSpace } from "../layers/sqlite/VectorTable.ts"
 import * as TokenCounterDefault from "../layers/tokens/TokenCounterDefault.ts"
 import { rememberedVerdict, scanConfig } from "./upToDate.ts"
@@ -355,7 +355,7 @@ const scanSince = Effect.fn("indexRepository.scanSince")(function*(options: {
 }) {
     const { root, config, remembered, manifest } = options
     const verdict = options.rebuild === true ? undefined : yield* rememberedVerdict(options)
-    if (manifest !== undefined && verdict?.unchanged === true) return manifest
+    if (manifest !== undefined && verdict?.unchanged === true) return { _tag: "UpToDate", manifest } satisfies UpToDate
     const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path
     let cache = remembered.cache
@@ -381,11 +381,26 @@ const scanSince = Effect.fn("indexRepository.scanSince")(function*(options: {
         })
       )
     )
-    return { snapshot, cache, previous }
+    return { _tag: "Scanned", snapshot, cache, previous } satisfies FullScan
   })
+
+/** A refresh that found every file as the index's build read it: nothing to do. */
+interface UpToDate {
+  readonly _tag: "UpToDate"
+  readonly manifest: StoredManifest
+}
+
+/** A scan of the tree, offered the last snapshot. */
+interface FullScan {
+  readonly _tag: "Scanned"
+  readonly snapshot: Snapshot
+  readonly cache: ScanCache.ScanCache
+  readonly previous: Snapshot | undefined
+}
 
 /** A scan that patched the last snapshot, with what moved of the notes the index holds. */
 interface PatchedScan {
+  readonly _tag: "Patched"
   readonly patched: Patched
   readonly stored: SnapshotFile.StoredFile
   readonly cache: ScanCache.ScanCache
@@ -440,7 +455,7 @@ const patchSince = Effect.fn("indexRepository.patchSince")(function*(options: {
     if (!held.has(note)) return undefined
     if (held.get(note) !== hash) changed.set(note, hash)
   }
-  return { patched, stored: stored.value, cache, notes: options.indexed.notes, changed } satisfies PatchedScan
+  return { _tag: "Patched", patched, stored: stored.value, cache, notes: options.indexed.notes, changed } satisfies PatchedScan
 })
 
 /** What a patch asks of the index: how many notes its last commit left and it holds now, and the hashes of some. */
@@ -471,7 +486,7 @@ export const pendingChanges = Effect.fn("pendingChanges")(function*(options: { r
     remembered: yield* ScanCacheFile.read(fs, path.join(cairnDir(path, options.root), "scan-cache.json")),
     manifest: yield* writer.manifest
   })
-  if (!("snapshot" in scanned)) return { added: [], changed: [], deleted: [] } satisfies PendingChanges
+  if (scanned._tag !== "Scanned") return { added: [], changed: [], deleted: [] } satisfies PendingChanges
   const { snapshot } = scanned
   const current = notesOf(snapshot)
   const stored = yield* writer.noteHashes
@@ -564,7 +579,8 @@ interface Scan {
   readonly retrain: boolean
   /** Every note is re-chunked and the batch replaces the index (a retrain, or a rebuild without vectors). */
   readonly rewrite: boolean
-  readonly patched: boolean
+  /** How the tree was read: a patch of the last snapshot, or a scan. */
+  readonly _tag: "Patched" | "Scanned"
   readonly files: SnapshotFile.Staged | undefined
   readonly kept: { readonly snapshot: Snapshot; readonly cache: ScanCache.ScanCache; readonly fingerprint: string } | undefined
 }
@@ -612,8 +628,8 @@ const scanForIndex = Effect.fn("indexRepository.scanForIndex")(function*(options
     patchable: memory === undefined && !rewrite && manifest !== undefined ? { notes: manifest.noteCount, held: writer.noteCount, hashesOf: writer.noteHashesOf } : undefined,
     onProgress: progress
   })
-  if ("patched" in scanned) return yield* patchedScan(options.root, scanned, { space: space!, fingerprint }, progress)
-  if (!("snapshot" in scanned)) return scanned
+  if (scanned._tag === "Patched") return yield* patchedScan(options.root, scanned, { space: space!, fingerprint }, progress)
+  if (scanned._tag === "UpToDate") return scanned
   const { snapshot, cache, previous } = scanned
 
   const current = notesOf(snapshot)
@@ -627,6 +643,7 @@ const scanForIndex = Effect.fn("indexRepository.scanForIndex")(function*(options
   // the build the index holds are known when this run's previous snapshot is that build.
   const indexedBuild = !rewrite && previous !== undefined && previous.contentHash === manifest?.snapshotHash
   return {
+    _tag: "Scanned",
     notes: current.size,
     hashes: current,
     changed: [...current].filter(([note, hash]) => rewrite || stored.get(note) !== hash).map(([note]) => note).sort(compareIds),
@@ -639,7 +656,6 @@ const scanForIndex = Effect.fn("indexRepository.scanForIndex")(function*(options
     space,
     retrain,
     rewrite,
-    patched: false,
     files: memory === undefined || memory.saved === undefined ? yield* stageScan(options.root, snapshot, cache, fingerprint) : undefined,
     kept: memory === undefined ? undefined : { snapshot, cache, fingerprint }
   } satisfies Scan
@@ -670,6 +686,7 @@ const patchedScan = Effect.fn("indexRepository.patchedScan")(function*(root: str
   }
   const files = yield* stageFiles(root, run.fingerprint, patched.contentHash, (fs, file) => SnapshotFile.stagePatched(fs, file, stored, patched), cache)
   return {
+    _tag: "Patched",
     notes,
     hashes: changed,
     changed: [...changed.keys()].sort(compareIds),
@@ -679,7 +696,6 @@ const patchedScan = Effect.fn("indexRepository.patchedScan")(function*(root: str
     space: run.space,
     retrain: false,
     rewrite: false,
-    patched: true,
     files,
     kept: undefined
   } satisfies Scan
@@ -694,7 +710,7 @@ export const indexRepository = Effect.fn("indexRepository")(function*(options: I
   const chunking: ChunkingSettings = { config, fingerprint: ChunkingConfig.fingerprint(config, options.discovery?.unredacted) }
   return yield* Effect.scoped(Effect.gen(function*() {
     const scan = yield* scanForIndex(options, chunking, progress)
-    return "changed" in scan ? yield* writeIndex(options, chunking, scan, progress) : upToDateReport(scan)
+    return scan._tag === "UpToDate" ? upToDateReport(scan.manifest) : yield* writeIndex(options, chunking, scan, progress)
   }))
 }, (effect) => Effect.provide(effect, NodeCrypto.layerDigest))
 
@@ -705,12 +721,105 @@ export const indexRepository = Effect.fn("indexRepository")(function*(options: I
 const reported = (progress: (event: IndexProgress) => void, event: IndexProgress) =>
   Effect.andThen(Effect.sync(() => progress(event)), Effect.yieldNow)
 
+/** What a write stored, and the encoder of its vectors when there are any. */
+interface Written {
+  readonly summary: WriteSummary
+  readonly embedded: number
+  readonly reused: number
+  readonly encoder: TextEncoderModel | undefined
+}
+
+/** A batch's content: everything but its vectors. */
+type Content = Omit<IndexWrite, "vectors" | "replaceAll"> & { readonly chunks: ReadonlyArray<Chunk> }
+
+/** A cold build that trains the embedder on a sample of the chunks while they are written, then embeds them all. */
+const writeRetrained = Effect.fn("indexRepository.writeRetrained")(function*(content: Content, progress: (event: IndexProgress) => void) {
+  const writer = yield* IndexStore
+  const training = yield* Training
+  const { chunks } = content
+  yield* reported(progress, { _tag: "Writing", chunks: chunks.length, training: true })
+  return yield* Effect.scoped(Effect.gen(function*() {
+    const run = yield* training.start(trainingSample(chunks).map((chunk) => chunk.text))
+    const trained = yield* Effect.cached(Effect.gen(function*() {
+      const model = yield* run.model
+      // Each step is long and synchronous; yielding between them lets a Ctrl-C in meanwhile
+      // interrupt the build (and roll it back) instead of waiting for the commit.
+      yield* Effect.yieldNow
+      return { model, encoder: Lsa.encoder(model) }
+    }))
+    // Vectors are stored in chunk id order, as `write` stores them, so the file has the same
+    // bytes; sorted while the model trains on another thread, since 76,000 ids take 0.4 s.
+    const ordered = [...chunks].sort((a, b) => compareIds(a.id, b.id))
+    const summary = yield* writer.rebuild(content, (store) =>
+      Effect.gen(function*() {
+        // The store's space is opened on the trained model, before the first vectors: embedInto
+        // hands some over only once training ends, and meanwhile does what needs no model.
+        const open = yield* Effect.cached(Effect.gen(function*() {
+          const { model, encoder } = yield* trained
+          yield* store.open({ id: encoder.id, version: encoder.version, dimension: encoder.dimension, model: Lsa.encodeModel(model) })
+          progress({ _tag: "Embedding", chunks: chunks.length })
+        }))
+        let next = 0
+        yield* run.embedInto(ordered.map((chunk) => chunk.text), (vectors) => {
+          const entries = vectors.map((vector, i) => ({ chunkId: ordered[next + i]!.id as ChunkId, vector }))
+          next += vectors.length
+          return Effect.andThen(open, Effect.andThen(Effect.yieldNow, store.add(entries)))
+        })
+        yield* open
+        yield* Effect.yieldNow
+      }))
+    return { summary, embedded: chunks.length, reused: 0, encoder: (yield* trained).encoder } satisfies Written
+  }))
+})
+
+/** The chunks and their text alone, where no vector can be stored; vectors already stored stay as they are (see IndexStore). */
+const writeWithoutVectors = Effect.fn("indexRepository.writeWithoutVectors")(function*(batch: IndexWrite, progress: (event: IndexProgress) => void) {
+  const writer = yield* IndexStore
+  yield* reported(progress, { _tag: "Writing", chunks: batch.chunks?.length ?? 0, training: false })
+  return { summary: yield* writer.write(batch), embedded: 0, reused: 0, encoder: undefined } satisfies Written
+})
+
+/** An incremental write: the stored model embeds the new chunks; the batch names no model data, so the stored stays. */
+const writeWithStoredModel = Effect.fn("indexRepository.writeWithStoredModel")(function*(
+  content: Content,
+  scan: Scan,
+  memory: IndexMemory | undefined,
+  progress: (event: IndexProgress) => void
+) {
+  const writer = yield* IndexStore
+  const { chunks } = content
+  const { changed, deleted } = scan
+  const space = scan.space!
+  const encoder = memory?.encoder !== undefined && memory.encoder.version === space.version
+    ? memory.encoder
+    : Lsa.encoder(yield* Lsa.decodeModel((yield* writer.vectorSpace)?.model ?? "").pipe(Effect.orDie))
+  const existing = yield* writer.storedChunks(changed)
+  const toEmbed = chunks.filter((chunk) => {
+    const known = existing.get(chunk.id)
+    return known === undefined || !known.embedded || known.contentSha !== chunk.contentSha
+  })
+  // Chunks of other notes that a write without sqlite-vec left without a vector (the manifest
+  // counts fewer vectors than chunks) are embedded too.
+  const manifest = yield* writer.manifest
+  const unembedded = manifest !== undefined && manifest.embeddedCount < manifest.chunkCount
+    ? yield* writer.unembedded([...changed, ...deleted])
+    : []
+  yield* reported(progress, { _tag: "Embedding", chunks: toEmbed.length + unembedded.length })
+  const entries = [...toEmbed, ...unembedded].map((chunk) => ({ chunkId: chunk.id as ChunkId, vector: encoder.embedOne(chunk.text) }))
+  yield* reported(progress, { _tag: "Writing", chunks: chunks.length, training: false })
+  const summary = yield* writer.write({
+    ...content,
+    vectors: { model: { id: space.modelId, version: space.version, dimension: space.dimension }, entries }
+  })
+  return { summary, embedded: entries.length, reused: chunks.length - toEmbed.length, encoder } satisfies Written
+})
+
 /** Chunks, embeds and writes what the scan found, then puts the scan's files in place. */
 const writeIndex = Effect.fn("indexRepository.writeIndex")(function*(options: IndexOptions, chunking: ChunkingSettings, scan: Scan, progress: (event: IndexProgress) => void) {
     const writer = yield* IndexStore
     const counter = yield* TokenCounter
     const memory = options.memory
-    const { hashes, changed, deleted, space, retrain } = scan
+    const { hashes, changed, deleted, retrain } = scan
     const redact = redactor(options.discovery?.unredacted ?? [])
     const { chunks, unread } = yield* chunkNotes(options.root, redact, changed, counter, chunking.config, progress)
     const content = {
@@ -723,76 +832,9 @@ const writeIndex = Effect.fn("indexRepository.writeIndex")(function*(options: In
     // Embeddings. A retrain fits the latent semantic model on a sample of the chunks, while the
     // chunks are written, then embeds them all; an incremental run embeds only chunks whose text the
     // index has no vector for, with the stored model. Without sqlite-vec there are none to store.
-    let encoder: TextEncoderModel | undefined
-    let embedded: number
-    let reused: number
-    let summary: WriteSummary
-    if (retrain) {
-      yield* reported(progress, { _tag: "Writing", chunks: chunks.length, training: true })
-      const training = yield* Training
-      summary = yield* Effect.scoped(Effect.gen(function*() {
-        const run = yield* training.start(trainingSample(chunks).map((chunk) => chunk.text))
-        // Vectors are stored in chunk id order, as `write` stores them, so the file has the same
-        // bytes; sorted while the model trains on another thread, since 76,000 ids take 0.4 s.
-        const ordered = [...chunks].sort((a, b) => compareIds(a.id, b.id))
-        return yield* writer.rebuild(content, (store) =>
-          Effect.gen(function*() {
-            // The store's space is opened on the trained model, before the first vectors: embedInto
-            // hands some over only once training ends, and meanwhile does what needs no model.
-            const open = yield* Effect.cached(Effect.gen(function*() {
-              const trained = yield* run.model
-              // Each step is long and synchronous; yielding between them lets a Ctrl-C in meanwhile
-              // interrupt the build (and roll it back) instead of waiting for the commit.
-              yield* Effect.yieldNow
-              encoder = Lsa.encoder(trained)
-              yield* store.open({ id: encoder.id, version: encoder.version, dimension: encoder.dimension, model: Lsa.encodeModel(trained) })
-              progress({ _tag: "Embedding", chunks: chunks.length })
-            }))
-            let next = 0
-            yield* run.embedInto(ordered.map((chunk) => chunk.text), (vectors) => {
-              const entries = vectors.map((vector, i) => ({ chunkId: ordered[next + i]!.id as ChunkId, vector }))
-              next += vectors.length
-              return Effect.andThen(open, Effect.andThen(Effect.yieldNow, store.add(entries)))
-            })
-            yield* open
-            yield* Effect.yieldNow
-          }))
-      }))
-      embedded = chunks.length
-      reused = 0
-    } else if (writer.vectorsUnavailable !== undefined) {
-      // The chunks and their text alone; vectors already stored stay as they are (see IndexStore).
-      yield* reported(progress, { _tag: "Writing", chunks: chunks.length, training: false })
-      summary = yield* writer.write(scan.rewrite ? { ...content, replaceAll: true } : content)
-      embedded = 0
-      reused = 0
-    } else {
-      // The stored model embeds the new chunks; the batch names no model data, so the stored stays.
-      const restored = memory?.encoder !== undefined && memory.encoder.version === space!.version
-        ? memory.encoder
-        : Lsa.encoder(yield* Lsa.decodeModel((yield* writer.vectorSpace)?.model ?? "").pipe(Effect.orDie))
-      encoder = restored
-      const existing = yield* writer.storedChunks(changed)
-      const toEmbed = chunks.filter((chunk) => {
-        const known = existing.get(chunk.id)
-        return known === undefined || !known.embedded || known.contentSha !== chunk.contentSha
-      })
-      // Chunks of other notes that a write without sqlite-vec left without a vector (the manifest
-      // counts fewer vectors than chunks) are embedded too.
-      const manifest = yield* writer.manifest
-      const unembedded = manifest !== undefined && manifest.embeddedCount < manifest.chunkCount
-        ? yield* writer.unembedded([...changed, ...deleted])
-        : []
-      yield* reported(progress, { _tag: "Embedding", chunks: toEmbed.length + unembedded.length })
-      const entries = [...toEmbed, ...unembedded].map((chunk) => ({ chunkId: chunk.id as ChunkId, vector: restored.embedOne(chunk.text) }))
-      yield* reported(progress, { _tag: "Writing", chunks: chunks.length, training: false })
-      summary = yield* writer.write({
-        ...content,
-        vectors: { model: { id: space!.modelId, version: space!.version, dimension: space!.dimension }, entries }
-      })
-      embedded = entries.length
-      reused = chunks.length - toEmbed.length
-    }
+    const { summary, embedded, reused, encoder }: Written = retrain ? yield* writeRetrained(content, progress)
+      : writer.vectorsUnavailable !== undefined ? yield* writeWithoutVectors(scan.rewrite ? { ...content, replaceAll: true } : content, progress)
+      : yield* writeWithStoredModel(content, scan, memory, progress)
     // Only now, with the index committed, may the files vouch for this scan.
     if (scan.files !== undefined) yield* scan.files.commit
     if (memory !== undefined && scan.kept !== undefined) {
@@ -812,7 +854,7 @@ const writeIndex = Effect.fn("indexRepository.writeIndex")(function*(options: In
       chunksEmbedded: embedded,
       vectorsReused: reused,
       retrained: retrain,
-      snapshotPatched: scan.patched,
+      snapshotPatched: scan._tag === "Patched",
       summary,
       snapshotHash: scan.snapshotHash
     } satisfies IndexReport
