@@ -44,7 +44,9 @@ const damagePages = (file: string, pages: ReadonlyArray<number>, options: { read
   } finally {
     closeSync(fd)
   }
-  if (options.keepMtime) utimesSync(file, before.atime, before.mtime)
+  // In seconds with the fraction: a Date rounds to the nearest millisecond, which half the time is
+  // not the whole millisecond the index's stamp recorded, and the damage would be seen at open.
+  if (options.keepMtime) utimesSync(file, before.atimeMs / 1000, before.mtimeMs / 1000)
 }
 
 /** Where a table's b-tree starts, read before the damage. */
