@@ -9,7 +9,8 @@ import { Effect, Layer } from "effect"
 import type { Chunk, ChunkId } from "../../src/domain/Chunk.ts"
 import { compareIds } from "../../src/domain/Ranking.ts"
 import * as ChunkingConfig from "../../src/index/chunk/ChunkingConfig.ts"
-import { refuse, validate, validateVectors } from "../../src/index/IndexWriteChecks.ts"
+import { refuse, validate } from "../../src/index/IndexWriteChecks.ts"
+import { checkedVectorStore } from "../../src/index/RebuildVectors.ts"
 import type { NoteEdge } from "../../src/ports/GraphStore.ts"
 import {
   IndexStore,
@@ -18,7 +19,6 @@ import {
   type StoredChunk,
   type StoredManifest,
   type VectorEntry,
-  type VectorModel,
   type VectorSpace,
   type VectorStore,
   type WriteSummary
@@ -205,34 +205,17 @@ export const make = (): { readonly store: IndexStore["Service"]; readonly conten
         if (refused !== undefined) return Effect.fail(refused)
         const next = copy(state)
         return Effect.flatMap(attempt(() => applyContent(next, batch, () => settleSpace(next, batch))), (written) => {
-          let model: VectorModel | undefined
-          let stored = 0
-          const seen = new Set<string>()
-          const vectors: VectorStore = {
-            open: (opened) =>
-              Effect.suspend(() => {
-                if (model !== undefined) return Effect.fail(refuse("conflicting_batch", `a second vector space (${opened.id}) opened in one rebuild`))
-                const invalid = validateVectors({ model: opened, entries: [] })
-                if (invalid !== undefined) return Effect.fail(invalid)
-                model = opened
-                next.space = { modelId: opened.id, version: opened.version, dimension: opened.dimension, model: opened.model ?? null }
+          const checked = checkedVectorStore({
+            open: (model) =>
+              Effect.sync(() => {
+                next.space = { modelId: model.id, version: model.version, dimension: model.dimension, model: model.model ?? null }
                 next.vectors.clear()
-                return Effect.void
               }),
-            add: (entries) =>
-              Effect.suspend(() => {
-                if (model === undefined) return Effect.fail(refuse("conflicting_batch", "vectors added before their space was opened"))
-                const invalid = validateVectors({ model, entries })
-                if (invalid !== undefined) return Effect.fail(invalid)
-                const repeated = entries.find((entry) => seen.has(entry.chunkId))
-                if (repeated !== undefined) return Effect.fail(refuse("duplicate_chunk", repeated.chunkId))
-                for (const entry of entries) seen.add(entry.chunkId)
-                return attempt(() => void (stored += addVectors(next, entries)))
-              })
-          }
-          return Effect.flatMap(embed(vectors), () =>
+            add: (entries) => attempt(() => addVectors(next, entries))
+          })
+          return Effect.flatMap(embed(checked.store), () =>
             Effect.sync(() => {
-              const summary = commitManifest(next, batch, { ...written, vectorsWritten: stored })
+              const summary = commitManifest(next, batch, { ...written, vectorsWritten: checked.stored() })
               state = next
               return summary
             }))

@@ -6,8 +6,9 @@
  */
 import { Effect } from "effect"
 import type { DatabaseSync } from "node:sqlite"
-import { refuse, validateVectors } from "../../src/index/IndexWriteChecks.ts"
-import type { IndexWrite, IndexWriteError, VectorModel, VectorStore, WriteSummary } from "../../src/ports/IndexStore.ts"
+import { refuse } from "../../src/index/IndexWriteChecks.ts"
+import { checkedVectorStore } from "../../src/index/RebuildVectors.ts"
+import type { IndexWrite, IndexWriteError, VectorStore, WriteSummary } from "../../src/ports/IndexStore.ts"
 import { applyContent, clearSpace, failed, insertVectors, settleSpace, writeManifest } from "./WriteSql.ts"
 
 export interface RebuildOptions {
@@ -42,39 +43,21 @@ export const rebuild = (db: DatabaseSync, { refusal, vectorsUnavailable }: Rebui
           catch: failed
         }),
         (written) => {
-          let model: VectorModel | undefined
-          let stored = 0
-          const seen = new Set<string>()
-          const store: VectorStore = {
-            open: (next) =>
-              Effect.suspend(() => {
-                if (withoutVectors) return Effect.fail(refuse("vectors_unavailable", vectorsUnavailable))
-                if (model !== undefined) return Effect.fail(refuse("conflicting_batch", `a second vector space (${next.id}) opened in one rebuild`))
-                const invalid = validateVectors({ model: next, entries: [] })
-                if (invalid !== undefined) return Effect.fail(invalid)
-                return Effect.try({
-                  try: () => {
-                    settleSpace(db, { ...batch, vectors: { model: next, entries: [], replace: true } }, withoutVectors)
-                    model = next
-                  },
-                  catch: failed
-                })
+          const checked = checkedVectorStore({
+            open: (model) =>
+              Effect.try({
+                try: () => settleSpace(db, { ...batch, vectors: { model, entries: [], replace: true } }, withoutVectors),
+                catch: failed
               }),
-            add: (entries) =>
-              Effect.suspend(() => {
-                if (model === undefined) return Effect.fail(refuse("conflicting_batch", "vectors added before their space was opened"))
-                const invalid = validateVectors({ model, entries })
-                if (invalid !== undefined) return Effect.fail(invalid)
-                const repeated = entries.find((entry) => seen.has(entry.chunkId))
-                if (repeated !== undefined) return Effect.fail(refuse("duplicate_chunk", repeated.chunkId))
-                for (const entry of entries) seen.add(entry.chunkId)
-                return Effect.try({ try: () => void (stored += insertVectors(db, entries, written.placed)), catch: failed })
-              })
-          }
+            add: (entries) => Effect.try({ try: () => insertVectors(db, entries, written.placed), catch: failed })
+          })
+          const store: VectorStore = withoutVectors
+            ? { ...checked.store, open: () => Effect.fail(refuse("vectors_unavailable", vectorsUnavailable)) }
+            : checked.store
           return Effect.flatMap(embed(store), () =>
             Effect.try({
               try: () => {
-                const summary = writeManifest(db, batch, { chunksWritten: written.chunksWritten, chunksDeleted: written.chunksDeleted, vectorsWritten: stored }, withoutVectors)
+                const summary = writeManifest(db, batch, { chunksWritten: written.chunksWritten, chunksDeleted: written.chunksDeleted, vectorsWritten: checked.stored() }, withoutVectors)
                 db.exec("COMMIT")
                 return summary
               },
