@@ -15,7 +15,7 @@ import type { TextEncoderModel } from "./HashingEmbedder.ts"
 import { stem } from "../text/Porter.ts"
 import type { SparseRows } from "./RandomizedSvd.ts"
 import { truncatedSvd } from "./RandomizedSvd.ts"
-import { termTable } from "./TermTable.ts"
+import { release, termTable } from "./TermTable.ts"
 import { terms } from "../text/Words.ts"
 import { compareIds } from "../domain/Ranking.ts"
 
@@ -188,12 +188,8 @@ const fromBase64 = (text: string): Float32Array => {
 
 
 
-/** `array` copied into one twice its length. */
-const grown = (array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> => {
-  const next = new Int32Array(array.length * 2)
-  next.set(array)
-  return next
-}
+/** `array` moved into one twice its length, the old one freed (see `release`). */
+const grown = (array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> => new Int32Array(array.buffer.transfer(array.byteLength * 2))
 
 /** A text's vocabulary rows, ascending, with `(1 + ln tf)` for each; valid until the next call. */
 interface TermWeights {
@@ -304,6 +300,9 @@ export const train = (texts: ReadonlyArray<string>, overrides: Partial<LsaOption
   })
   const n = documents.length
   const idf = chosen.map(({ id }) => Math.log((1 + n) / (1 + df[id]!)) + 1)
+  // Every term's characters and counts, most of them never kept, freed before the matrix is built.
+  ids.release()
+  release(df, sorted)
 
   const rowStart = new Int32Array(n + 1)
   const colIndex: Array<number> = []
@@ -324,6 +323,7 @@ export const train = (texts: ReadonlyArray<string>, overrides: Partial<LsaOption
     }
     rowStart[r + 1] = colIndex.length
   })
+  release(rowOfId)
   const matrix: SparseRows = {
     rows: n,
     cols: vocabulary.length,

@@ -25,6 +25,20 @@ describe("TermTable", () => {
     for (const [term, id] of ids) assert.strictEqual(table.termOf(id), term)
   })
 
+  it("release - the table's memory is freed at once, the buffers it outgrew already were", () => {
+    // Counted before any collection could find unreachable buffers: a copy the table outgrew and
+    // left for the collector would still be allocated after release.
+    const before = process.memoryUsage().arrayBuffers
+    const table = termTable()
+    for (let i = 0; i < 200_000; i++) table.idOf(`h${i}`)
+    const filled = process.memoryUsage().arrayBuffers - before
+    table.release()
+    const left = process.memoryUsage().arrayBuffers - before
+    // 200,000 terms need at least their characters and two numbers each.
+    assert.isAtLeast(filled, 200_000 * (5 * 2 + 8))
+    assert.isAtMost(left, 0)
+  })
+
   it("LSA training on 200,000 distinct terms that each occur once fits a 32 MB heap", () => {
     // Held as a Map of strings, the terms of a file of 100,000 unique headings cost training
     // about 21 MB; this run failed at a 40 MB limit then, and needs about 24 MB with the table.
