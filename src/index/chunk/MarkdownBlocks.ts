@@ -140,11 +140,13 @@ export class BlockList implements Iterable<Block> {
   }
 }
 
-const grown = <A extends Uint8Array | Int32Array>(array: A, length: number): A => {
-  const next = new (array.constructor as new (length: number) => A)(length)
-  next.set(array)
-  return next
-}
+/**
+ * `array` moved into one of `length`. The old buffer is freed at once rather than at a full
+ * collection, which V8 puts off until tens of MB of such memory have built up: a file of 100,000
+ * headings outgrew 1.7 MB of these.
+ */
+const grown = <A extends Uint8Array<ArrayBuffer> | Int32Array<ArrayBuffer>>(array: A, length: number): A =>
+  new (array.constructor as new (buffer: ArrayBuffer) => A)(array.buffer.transfer(length * array.BYTES_PER_ELEMENT))
 
 // One empty list for every block without parts: a heading-dense file has one per line.
 const NO_PARTS: ReadonlyArray<readonly [number, number]> = []
