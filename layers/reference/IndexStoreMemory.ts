@@ -98,14 +98,24 @@ const applyContent = (next: State, batch: IndexWrite, settle: () => void): Pick<
   settle()
   const touched = new Set<string>()
   let deleted = 0
+  // Each note's chunk ids, made once per write rather than by a scan of every chunk per note.
+  const byNote = new Map<string, Set<ChunkId>>()
+  const file = (chunk: Chunk) => {
+    const ids = byNote.get(chunk.noteId)
+    if (ids === undefined) byNote.set(chunk.noteId, new Set([chunk.id]))
+    else ids.add(chunk.id)
+  }
+  for (const chunk of next.chunks.values()) file(chunk)
   const remove = (id: ChunkId) => {
+    const chunk = next.chunks.get(id)
+    if (chunk !== undefined) byNote.get(chunk.noteId)?.delete(id)
     next.chunks.delete(id)
     next.vectors.delete(id)
     deleted++
   }
-  const chunksOf = (note: string) => [...next.chunks.values()].filter((chunk) => chunk.noteId === note)
+  const chunksOf = (note: string): ReadonlyArray<ChunkId> => [...(byNote.get(note) ?? [])]
   for (const note of batch.deleteNotes ?? []) {
-    for (const chunk of chunksOf(note)) remove(chunk.id)
+    for (const id of chunksOf(note)) remove(id)
     next.notes.delete(note)
     for (const [key, edge] of next.relations) if (edge.from === note) next.relations.delete(key)
   }
@@ -119,16 +129,18 @@ const applyContent = (next: State, batch: IndexWrite, settle: () => void): Pick<
   const incoming = new Set<string>(chunks.map((chunk) => chunk.id))
   for (const note of batch.notes ?? []) {
     touched.add(note.id)
-    for (const chunk of chunksOf(note.id)) if (!incoming.has(chunk.id)) remove(chunk.id)
+    for (const id of chunksOf(note.id)) if (!incoming.has(id)) remove(id)
   }
   for (const chunk of chunks) {
     const existing = next.chunks.get(chunk.id)
     if (existing !== undefined) {
       touched.add(existing.noteId)
+      byNote.get(existing.noteId)?.delete(chunk.id)
       // Same words, same vector; other words have none until one is written.
       if (existing.contentSha !== chunk.contentSha) next.vectors.delete(chunk.id)
     }
     next.chunks.set(chunk.id, chunk)
+    file(chunk)
     touched.add(chunk.noteId)
   }
   const recorded = new Map((batch.notes ?? []).map((note) => [note.id, note.contentHash]))

@@ -13,7 +13,7 @@ import * as Lsa from "../../src/index/LatentSemanticEmbedder.ts"
 import { checked, Embedder, EmbedderError } from "../../src/ports/Embedder.ts"
 import { Database } from "./Database.ts"
 import * as LsaTerms from "./LsaTerms.ts"
-import type { VectorSpace } from "./VectorTable.ts"
+import type { VectorSpace } from "../../src/ports/IndexStore.ts"
 import { readSpaceBytes, readSpaceHeader } from "./VectorTable.ts"
 
 const unavailable = (embedder: string, detail: string) => new EmbedderError({ embedder, reason: "unavailable", index: -1, detail })

@@ -22,7 +22,7 @@ import { chunkClause, vectorClause } from "./FilterSql.ts"
 import * as ResidentVectors from "./ResidentVectors.ts"
 import { filterSubjectsAtRows } from "./Rows.ts"
 import { VECTOR_TABLE } from "./Schema.ts"
-import type { VectorSpace } from "./VectorTable.ts"
+import type { VectorSpace } from "../../src/ports/IndexStore.ts"
 import { fromBlob, readSpaceHeader, sameSpace, toBlob } from "./VectorTable.ts"
 
 // vec0 refuses a KNN `k` above this; beyond it the candidates come from a plain scan.

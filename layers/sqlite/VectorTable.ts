@@ -7,10 +7,7 @@
 import type { DatabaseSync } from "node:sqlite"
 import type { VectorSpace } from "../../src/ports/IndexStore.ts"
 import * as LsaTerms from "./LsaTerms.ts"
-
-export type { VectorSpace }
 import { VECTOR_ROWIDS, VECTOR_TABLE } from "./Schema.ts"
-
 
 export const readSpace = (db: DatabaseSync): VectorSpace | undefined => {
   const row = db.prepare("SELECT model_id, embedding_version, dimension, model FROM vector_space WHERE key = 1").get() as
