@@ -26,6 +26,10 @@ export default defineConfig({
     // and the package afresh for each (28% of the test time). No file changes process-wide state;
     // the suite passes with its files and tests in shuffled order.
     isolate: false,
+    // Named here so no test rests on vitest's 5 s default: the unit tests left to it take well under
+    // a second idle; those that can take longer say their own.
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
     projects: [
       {
         extends: true,
