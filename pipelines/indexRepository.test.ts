@@ -26,7 +26,7 @@ describe("trainingSample", () => {
     const backward = trainingSample([...large].reverse()).map((c) => c.id)
     assert.strictEqual(forward.length, MAX_TRAINING_CHUNKS)
     assert.deepStrictEqual(forward, backward)
-  })
+  }, 30_000) // samples a corpus larger than MAX_TRAINING_CHUNKS, twice
 
   it("is the chunks whose hashes sort first, whatever their prefixes share, and for hashes that are not hex", () => {
     const bySha = (a: { contentSha: string; id: string }, b: { contentSha: string; id: string }) =>

@@ -120,12 +120,12 @@ describe("gaps never contradict claims", () => {
           assert.strictEqual(coveredTerms(stems, [term]).size, 0, `${named} in ${claim.ref}`)
         }
       }
-    }), { arbitrary: { runs: 200, seed: 20261130 } })
+    }), { timeout: 60_000, arbitrary: { runs: 200, seed: 20261130 } })
 
   it.effect.prop("an empty knowledge base answers every question with a gap and no claim", { question: Schema.String }, ({ question }) =>
     Effect.gen(function*() {
       const pack = yield* recall({ text: question }).pipe(Effect.provide(Recall.reference({ chunks: [], edges: [] }, { dense: "none" })))
       assert.deepStrictEqual(pack.claims, [])
       assert.isAbove(pack.gaps.length, 0)
-    }), { arbitrary: { runs: 200, seed: 20261130 } })
+    }), { timeout: 60_000, arbitrary: { runs: 200, seed: 20261130 } })
 })

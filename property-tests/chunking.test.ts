@@ -10,7 +10,8 @@ import { chunkFile } from "../src/index/chunk/ChunkFile.ts"
 import { defaults } from "../src/index/chunk/ChunkOptions.ts"
 import { chunkMarkdown } from "../src/index/chunk/MarkdownChunker.ts"
 
-const RUNS = { arbitrary: { runs: 200, seed: 20261207 } }
+// 200 generated cases take seconds on a loaded machine.
+const RUNS = { timeout: 60_000, arbitrary: { runs: 200, seed: 20261207 } }
 
 const WORDS = ["ledger", "queue", "retry", "payout", "Glasgow", "cap", "ramp", "schema", "déjà", "字段"] as const
 const TEMPLATES = ["prose", "sentences", "list", "table", "code", "long", "links"] as const

@@ -81,7 +81,7 @@ describe("conflict detector invariants", () => {
     }), RUNS)
     // Not vacuous: disagreements are found in a good share of the runs.
     assert.isAtLeast(reported, 40)
-  })
+  }, 60_000)
 
   it("no conflict is ever reported between two statements of the same note", () => {
     fc.assert(fc.property(candidates, edges, (cs, es) => {

@@ -14,7 +14,8 @@ import * as ScanCache from "../src/discovery/ScanCache.ts"
 import { scanMemory, withoutRun } from "../test/discovery/support.ts"
 import { applyEdit, buildRepo, EditSpec, RepoSpec } from "./discoveryRepos.ts"
 
-const RUNS = { arbitrary: { runs: 200, seed: 20261130 } }
+// 200 generated cases take seconds on a loaded machine.
+const RUNS = { timeout: 60_000, arbitrary: { runs: 200, seed: 20261130 } }
 const Script = Schema.Array(EditSpec).check(Schema.isMaxLength(4))
 
 describe("discovery incremental", () => {

@@ -8,7 +8,8 @@ import { scanMemory } from "../test/discovery/support.ts"
 import { shuffle } from "./arbitraries.ts"
 import { buildRepo, RepoSpec } from "./discoveryRepos.ts"
 
-const RUNS = { arbitrary: { runs: 200, seed: 20261130 } }
+// 200 generated cases take seconds on a loaded machine.
+const RUNS = { timeout: 60_000, arbitrary: { runs: 200, seed: 20261130 } }
 
 describe("discovery order", () => {
   it.effect.prop("a shuffled listing gives an identical snapshot, byte for byte", { repo: RepoSpec, seed: Schema.Int }, ({ repo, seed }) =>

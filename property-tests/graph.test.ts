@@ -140,7 +140,7 @@ describe("graph signals", () => {
       }),
       RUNS
     )
-  })
+  }, 60_000)
 
   it("cycles are rotated to their smallest module, listed once, and every edge they cite exists", () => {
     fc.assert(
@@ -226,5 +226,5 @@ describe("graph signals", () => {
       }),
       RUNS
     )
-  })
+  }, 60_000)
 })

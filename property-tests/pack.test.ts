@@ -50,7 +50,7 @@ describe("pack contracts", () => {
         assert.isAtMost(count(ContextPack.serialise(result)), input.query.budgetTokens)
       }
     }), RUNS)
-  })
+  }, 60_000)
 
   it("used_tokens never exceeds budget_tokens, and equals the claims' cost", () => {
     fc.assert(fc.property(packInput, (input) => {

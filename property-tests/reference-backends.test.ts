@@ -85,7 +85,7 @@ describe("reference backends - properties", () => {
         const b = yield* LexicalIndexMemory.make(shuffled)
         assert.strictEqual(JSON.stringify(yield* b.search(query, limit, filter)), JSON.stringify(yield* a.search(query, limit, filter)))
       }
-    }))
+    }), 60_000)
 
   it.effect("lexical search - the filter inside the index equals filtering the complete ranking, then cutting", () =>
     Effect.gen(function*() {

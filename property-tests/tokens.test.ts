@@ -28,7 +28,7 @@ describe("bounded token counter", () => {
       if (hasOverlongPiece(text)) assert.isAtLeast(guarded, exact)
       else assert.strictEqual(guarded, exact)
     }), RUNS)
-  })
+  }, 60_000)
 
   // js-tiktoken cuts with JavaScript's `\s`, which takes U+FEFF and leaves out U+0085.
   const JS_WHITE_SPACE_ONLY = /[\ufeff\u0085]/
@@ -39,7 +39,7 @@ describe("bounded token counter", () => {
       assert.strictEqual(Wasm.counter.count(text), Js.counter.count(text))
       assert.strictEqual(Wasm.exactCountUnsafe(text), Js.exactCountUnsafe(text))
     }), RUNS)
-  })
+  }, 60_000)
 
   it("js-tiktoken parts from tiktoken on a byte-order mark, the default counter does not", () => {
     for (const text of ["\ufeff\ufeff\ufeff#", "\ufeff# Title\u0085next"]) {
@@ -63,7 +63,7 @@ describe("bounded token counter", () => {
       assert.strictEqual(Bpe.counter.count(text), Wasm.counter.count(text), JSON.stringify(text))
       if (!hasOverlongPiece(text)) assert.strictEqual(Bpe.exactCountUnsafe(text), Wasm.exactCountUnsafe(text), JSON.stringify(text))
     }), { numRuns: 2000, seed: 20261201 })
-  })
+  }, 60_000)
 
   it("the guarded WASM count never falls below the exact WASM count", () => {
     fc.assert(fc.property(hostileText, (text) => {
