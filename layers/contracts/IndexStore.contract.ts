@@ -3,10 +3,10 @@
  * backend is given as a layer over an empty index, made anew for every test.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Exit } from "effect"
+import { Effect, Exit, Stream } from "effect"
 import type { Layer } from "effect"
 import type { Chunk, ChunkId } from "../../src/domain/Chunk.ts"
-import { IndexStore, type IndexWrite, IndexWriteError, type VectorModel } from "../../src/ports/IndexStore.ts"
+import { IndexStore, type IndexWrite, IndexWriteError, type RebuildContent, type RebuildPart, type VectorModel } from "../../src/ports/IndexStore.ts"
 import { makeChunk } from "./ChunkFixtures.ts"
 
 const BUILT_AT = "2025-03-01T12:00:00Z"
@@ -33,6 +33,12 @@ const cold: IndexWrite = {
   },
   manifest: MANIFEST
 }
+
+/** The cold build as a rebuild takes it: one part per note, beta's first, then alpha's. */
+const ALPHA_PART: RebuildPart = { notes: [{ id: "docs/alpha.md", contentHash: "h-alpha" }], chunks: ALPHA }
+const BETA_PART: RebuildPart = { notes: [{ id: "docs/beta.md", contentHash: "h-beta" }], chunks: BETA }
+const rebuilding = (...parts: ReadonlyArray<RebuildPart>): RebuildContent => ({ parts: Stream.fromIterable(parts), relations: cold.relations!, manifest: MANIFEST })
+const content = rebuilding(BETA_PART, ALPHA_PART)
 
 /** Everything a reader of the store can see, to compare before and after. */
 const observe = Effect.gen(function*() {
@@ -163,36 +169,59 @@ export const contract = <E>(name: string, makeLayer: () => Layer.Layer<IndexStor
         assert.strictEqual(yield* store.builtUnder, "chunking-x")
       })), { timeout: 30_000 })
 
-    it.effect("rebuild - vectors added while the build is open commit once with it", () =>
+    it.effect("rebuild - parts written as they come, read back in id order, with vectors added while the build is open, commit once", () =>
       run(Effect.gen(function*() {
         const store = yield* IndexStore
         yield* store.write({ chunks: [chunk("docs/old.md#one")], notes: [{ id: "docs/old.md", contentHash: "h-old" }], manifest: MANIFEST })
-        const { vectors: _vectors, replaceAll: _replace, ...content } = cold
+        const pages: Array<ReadonlyArray<string>> = []
         const summary = yield* store.rebuild(content, (vectors) =>
           Effect.gen(function*() {
+            yield* Stream.runForEach(vectors.texts(2), (page) => Effect.sync(() => pages.push(page.map((c) => `${c.id}=${c.text}`))))
             yield* vectors.open(MODEL_A)
             yield* vectors.add([{ chunkId: ALPHA[1]!.id, vector: [0, 1, 0] }])
             yield* vectors.add([{ chunkId: ALPHA[0]!.id, vector: [1, 0, 0] }, { chunkId: BETA[0]!.id, vector: [0, 0, 1] }])
           }))
-        assert.deepStrictEqual([summary.generation, summary.chunkCount, summary.embeddedCount, summary.noteCount, summary.vectorsWritten], [2, 3, 3, 2, 3])
-        assert.deepStrictEqual([...(yield* store.noteHashes)].map(([id]) => id), ["docs/alpha.md", "docs/beta.md"])
+        // Every chunk of the build and none of the index it replaces, by id, two to a page.
+        assert.deepStrictEqual(pages, [
+          ["docs/alpha.md#one=docs/alpha.md#one", "docs/alpha.md#two=docs/alpha.md#two"],
+          ["docs/beta.md#one=docs/beta.md#one"]
+        ])
+        assert.deepStrictEqual([summary.generation, summary.chunkCount, summary.embeddedCount, summary.noteCount, summary.relationCount, summary.chunksWritten, summary.vectorsWritten], [2, 3, 3, 2, 1, 3, 3])
+        assert.deepStrictEqual([...(yield* store.noteHashes)], [["docs/alpha.md", "h-alpha"], ["docs/beta.md", "h-beta"]])
+        assert.deepStrictEqual((yield* store.unembedded([])).map((c) => c.id), [])
       })), { timeout: 30_000 })
 
-    it.effect("rebuild - a failing embed, or a refused vector, leaves the previous index as it was", () =>
+    it.effect("rebuild - a build of parts stores what one replacing write of the same content stores", () =>
+      Effect.gen(function*() {
+        const viaWrite = yield* run(Effect.andThen(IndexStore.use((store) => store.write(cold)), observe))
+        const viaParts = yield* run(Effect.gen(function*() {
+          const store = yield* IndexStore
+          yield* store.rebuild(rebuilding(ALPHA_PART, BETA_PART), (vectors) =>
+            Effect.andThen(vectors.open(MODEL_A), vectors.add(cold.vectors!.entries)))
+          return yield* observe
+        }))
+        assert.deepStrictEqual(viaParts, viaWrite)
+      }), { timeout: 30_000 })
+
+    it.effect("rebuild - a failing part, embed or refused vector, a chunk or note in two parts, leaves the previous index as it was", () =>
       run(Effect.gen(function*() {
         const store = yield* IndexStore
         yield* store.write(cold)
         const before = yield* observe
-        const { vectors: _vectors, replaceAll: _replace, ...content } = cold
-        const failures: ReadonlyArray<Effect.Effect<unknown, unknown, never>> = [
-          store.rebuild({ ...content, chunks: BETA }, () => Effect.fail("training failed")),
-          store.rebuild(content, (vectors) => vectors.add([{ chunkId: ALPHA[0]!.id, vector: [1, 0, 0] }])),
-          store.rebuild(content, (vectors) => Effect.andThen(vectors.open(MODEL_A), vectors.add([{ chunkId: ALPHA[0]!.id, vector: [0, 0, 0] }]))),
-          store.rebuild(content, (vectors) => Effect.andThen(vectors.open(MODEL_A), vectors.open(MODEL_B)))
+        const failing: RebuildContent<string> = { ...content, parts: Stream.concat(Stream.make(BETA_PART), Stream.fail("chunking failed")) }
+        const failures: ReadonlyArray<readonly [string, Effect.Effect<unknown, unknown, never>]> = [
+          ["a failing part", store.rebuild(failing, () => Effect.void)],
+          ["a failing embed", store.rebuild(rebuilding(BETA_PART), () => Effect.fail("training failed"))],
+          ["vectors before the space", store.rebuild(content, (vectors) => vectors.add([{ chunkId: ALPHA[0]!.id, vector: [1, 0, 0] }]))],
+          ["a zero vector", store.rebuild(content, (vectors) => Effect.andThen(vectors.open(MODEL_A), vectors.add([{ chunkId: ALPHA[0]!.id, vector: [0, 0, 0] }])))],
+          ["two spaces", store.rebuild(content, (vectors) => Effect.andThen(vectors.open(MODEL_A), vectors.open(MODEL_B)))],
+          ["a chunk in two parts", store.rebuild(rebuilding(ALPHA_PART, { notes: [], chunks: [ALPHA[0]!] }), () => Effect.void)],
+          ["a note in two parts", store.rebuild(rebuilding(ALPHA_PART, { notes: ALPHA_PART.notes, chunks: [] }), () => Effect.void)],
+          ["a chunk added to a note an earlier part recorded", store.rebuild(rebuilding(BETA_PART, { notes: [], chunks: [chunk("docs/beta.md#two")] }), () => Effect.void)]
         ]
-        for (const [i, failure] of failures.entries()) {
-          assert.isTrue(Exit.isFailure(yield* Effect.exit(failure)), `failure ${i}`)
-          assert.deepStrictEqual(yield* observe, before, `failure ${i}`)
+        for (const [what, failure] of failures) {
+          assert.isTrue(Exit.isFailure(yield* Effect.exit(failure)), what)
+          assert.deepStrictEqual(yield* observe, before, what)
         }
       })), { timeout: 30_000 })
   })

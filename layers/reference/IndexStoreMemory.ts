@@ -5,17 +5,19 @@
  * holds can be read back as a reference corpus (`contents`), so the index pipeline runs end to end
  * on the reference layers.
  */
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Stream } from "effect"
 import type { Chunk, ChunkId } from "../../src/domain/Chunk.ts"
 import { compareIds } from "../../src/domain/Ranking.ts"
 import * as ChunkingConfig from "../../src/index/chunk/ChunkingConfig.ts"
-import { refuse, validate } from "../../src/index/IndexWriteChecks.ts"
+import { rebuildChecks, refuse, validate } from "../../src/index/IndexWriteChecks.ts"
 import { checkedVectorStore } from "../../src/index/RebuildVectors.ts"
 import type { NoteEdge } from "../../src/ports/GraphStore.ts"
 import {
+  type ChunkText,
   IndexStore,
   type IndexWrite,
   IndexWriteError,
+  type RebuildContent,
   type StoredChunk,
   type StoredManifest,
   type VectorEntry,
@@ -210,13 +212,22 @@ export const make = (): { readonly store: IndexStore["Service"]; readonly conten
           return summary
         })
       }),
-    rebuild: <E>(content: Omit<IndexWrite, "vectors" | "replaceAll">, embed: (store: VectorStore) => Effect.Effect<void, E | IndexWriteError>) =>
+    rebuild: <E, E2, R = never>(content: RebuildContent<E, R>, embed: (store: VectorStore) => Effect.Effect<void, E2 | IndexWriteError, R>) =>
       Effect.suspend(() => {
-        const batch: IndexWrite = { ...content, replaceAll: true }
-        const refused = validate(batch)
-        if (refused !== undefined) return Effect.fail(refused)
+        const checks = rebuildChecks(content)
+        if (checks.content !== undefined) return Effect.fail(checks.content)
+        const header: IndexWrite = { replaceAll: true, manifest: content.manifest, ...(content.relations === undefined ? {} : { relations: content.relations }) }
         const next = copy(state)
-        return Effect.flatMap(attempt(() => applyContent(next, batch, () => settleSpace(next, batch))), (written) => {
+        let chunksWritten = 0
+        return Effect.flatMap(attempt(() => applyContent(next, header, () => settleSpace(next, header))), (cleared) => {
+          const writeParts = Stream.runForEach(content.parts, (part) =>
+            Effect.suspend(() => {
+              const refused = checks.part(part)
+              if (refused !== undefined) return Effect.fail(refused)
+              return attempt(() => {
+                chunksWritten += applyContent(next, { ...part, manifest: content.manifest }, () => {}).chunksWritten
+              })
+            }))
           const checked = checkedVectorStore({
             open: (model) =>
               Effect.sync(() => {
@@ -225,12 +236,20 @@ export const make = (): { readonly store: IndexStore["Service"]; readonly conten
               }),
             add: (entries) => attempt(() => addVectors(next, entries))
           })
-          return Effect.flatMap(embed(checked.store), () =>
-            Effect.sync(() => {
-              const summary = commitManifest(next, batch, { ...written, vectorsWritten: checked.stored() })
+          const texts = (size: number): Stream.Stream<ReadonlyArray<ChunkText>, IndexWriteError> =>
+            Stream.suspend(() => {
+              const all = [...next.chunks.values()].sort((a, b) => compareIds(a.id, b.id)).map((chunk) => ({ id: chunk.id, text: chunk.text }))
+              const page = Math.max(1, Math.floor(size))
+              return Stream.fromIterable(Array.from({ length: Math.ceil(all.length / page) }, (_, i) => all.slice(i * page, (i + 1) * page)))
+            })
+          return writeParts.pipe(
+            Effect.andThen(Effect.suspend(() => embed({ ...checked.store, texts }))),
+            Effect.andThen(Effect.sync(() => {
+              const summary = commitManifest(next, header, { chunksWritten, chunksDeleted: cleared.chunksDeleted, vectorsWritten: checked.stored() })
               state = next
               return summary
             }))
+          )
         })
       }),
     noteHashes: Effect.sync(() => byId(state.notes)),

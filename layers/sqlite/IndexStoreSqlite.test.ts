@@ -1,9 +1,10 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Stream } from "effect"
 import { spawn } from "node:child_process"
 import * as NodePath from "node:path"
 import type { DatabaseSync } from "node:sqlite"
 import type { Chunk, ChunkId } from "../../src/domain/Chunk.ts"
+import { compareIds } from "../../src/domain/Ranking.ts"
 import * as ChunkingConfig from "../../src/index/chunk/ChunkingConfig.ts"
 import type { NoteEdge } from "../../src/ports/GraphStore.ts"
 import { type IndexWrite, IndexWriteError, type VectorModel, type VectorStore } from "../../src/ports/IndexStore.ts"
@@ -14,7 +15,7 @@ import * as ChunkStems from "./ChunkStems.ts"
 import * as Database from "./Database.ts"
 import * as IndexStoreSqlite from "./IndexStoreSqlite.ts"
 import * as VectorIndexSqlite from "./VectorIndexSqlite.ts"
-import { BUILT_AT, coldBuild, MANIFEST, openSeeded, tempDir, write } from "./testing/Fixtures.ts"
+import { BUILT_AT, coldBuild, inParts, MANIFEST, openSeeded, tempDir, write } from "./testing/Fixtures.ts"
 
 // Every IndexStore backend's behaviour, over a private in-memory index with sqlite-vec.
 contract("sqlite", () => IndexStoreSqlite.layer.pipe(Layer.provide(Database.layer({ path: ":memory:" }))))
@@ -270,18 +271,22 @@ describe("IndexStore", () => {
       const viaWrite = yield* openSeeded(seedBatch(CHUNKS.slice(0, 12)))
       const written = yield* write(viaWrite, whole)
       const writer = yield* IndexStoreSqlite.make.pipe(Effect.provideService(Database.Database, older))
-      const { replaceAll: _replaceAll, vectors, ...content } = whole
+      const vectors = whole.vectors
       let chunksSeenWhileEmbedding = -1
+      const texts: Array<string> = []
       // In chunk id order, in two runs, the second as Float32Arrays (stored as they are).
       const entries = [...vectors!.entries].sort((a, b) => (a.chunkId < b.chunkId ? -1 : 1))
-      const rebuilt = yield* writer.rebuild(content, (store) =>
+      // Three notes to a part, so the build's chunks come in several parts.
+      const rebuilt = yield* writer.rebuild(inParts(whole, 3), (store) =>
         Effect.gen(function*() {
           chunksSeenWhileEmbedding = Number((older.connection.prepare("SELECT count(*) AS n FROM chunks").get() as { n: number }).n)
+          yield* Stream.runForEach(store.texts(7), (page) => Effect.sync(() => texts.push(...page.map((c) => c.id))))
           yield* store.open(vectors!.model)
           yield* store.add(entries.slice(0, 10))
           yield* store.add(entries.slice(10).map((entry) => ({ ...entry, vector: Float32Array.from(entry.vector) })))
         }))
       assert.strictEqual(chunksSeenWhileEmbedding, chunks.length)
+      assert.deepStrictEqual(texts, chunks.map((c) => c.id).sort(compareIds))
       assert.deepStrictEqual(rebuilt, written)
       assert.deepStrictEqual(dump(older.connection), dump(viaWrite.connection))
     }))
@@ -291,8 +296,7 @@ describe("IndexStore", () => {
       const database = yield* openSeeded(seedBatch(CHUNKS.slice(0, 12)))
       const before = dump(database.connection)
       const writer = yield* IndexStoreSqlite.make.pipe(Effect.provideService(Database.Database, database))
-      const content = coldBuild(CHUNKS.slice(5, 40))
-      const { replaceAll: _replaceAll, ...staged } = content
+      const staged = inParts(coldBuild(CHUNKS.slice(5, 40)), 4)
       const failed = yield* Effect.flip(writer.rebuild(staged, (store) =>
         Effect.andThen(store.open(MODEL_A), Effect.fail("training died" as const))))
       assert.strictEqual(failed, "training died")

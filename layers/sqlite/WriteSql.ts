@@ -98,7 +98,14 @@ export interface ContentWritten extends Pick<WriteSummary, "chunksWritten" | "ch
  * `settle` makes the vector space ready before rows that carry vectors are touched. Without
  * sqlite-vec, stored vectors are left in place and kept from meaning another chunk (see above).
  */
-export const applyContent = (db: DatabaseSync, batch: IndexWrite, settle: () => void, withoutVectors: boolean): ContentWritten => {
+export const applyContent = (
+  db: DatabaseSync,
+  batch: IndexWrite,
+  settle: () => void,
+  withoutVectors: boolean,
+  /** A part of a build that emptied the table: its rows are all new, and are added here as placed. */
+  fresh?: Map<string, VectorMeta>
+): ContentWritten => {
   if (batch.replaceAll === true) {
     db.exec("DELETE FROM chunks; DELETE FROM notes; DELETE FROM relations")
     db.exec("INSERT INTO chunks_fts (chunks_fts) VALUES ('delete-all')")
@@ -173,8 +180,8 @@ export const applyContent = (db: DatabaseSync, batch: IndexWrite, settle: () => 
     return nextRow++
   }
 
-  // A replacing write has just emptied the table: no chunk exists to look up.
-  const placed = batch.replaceAll === true ? new Map<string, VectorMeta>() : undefined
+  // A replacing write, or a part of one, has emptied the table: no chunk exists to look up.
+  const placed = fresh ?? (batch.replaceAll === true ? new Map<string, VectorMeta>() : undefined)
   for (const chunk of chunks) {
     const text = feed(chunk.text, chunk.title, chunk.tags)
     const values = chunkValues(chunk, feedHash(text))

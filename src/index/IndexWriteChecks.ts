@@ -61,3 +61,29 @@ export const validateVectors = (vectors: NonNullable<IndexWrite["vectors"]>): In
   }
   return undefined
 }
+
+/**
+ * The checks of a cold build made a part at a time (`IndexStore.rebuild`): `content` is what a
+ * replacing write of the header alone refuses; `part` refuses what the part refuses as a write,
+ * and a chunk, or a note, that an earlier part already held. A note's chunks are all in the part
+ * that records it, so a later part may not add to it.
+ */
+export const rebuildChecks = (content: { readonly relations?: IndexWrite["relations"] | undefined; readonly manifest: IndexWrite["manifest"] }) => {
+  const chunks = new Set<string>()
+  const notes = new Set<string>()
+  return {
+    content: validate({ replaceAll: true, manifest: content.manifest, ...(content.relations === undefined ? {} : { relations: content.relations }) }),
+    part: (part: Pick<IndexWrite, "chunks" | "notes">): IndexWriteError | undefined => {
+      const refused = validate({ ...part, manifest: content.manifest })
+      if (refused !== undefined) return refused
+      for (const chunk of part.chunks ?? []) {
+        if (chunks.has(chunk.id)) return refuse("duplicate_chunk", chunk.id)
+        if (notes.has(chunk.noteId)) return refuse("conflicting_batch", `chunk ${chunk.id} is written into note ${chunk.noteId}, recorded by an earlier part`)
+      }
+      for (const note of part.notes ?? []) if (notes.has(note.id)) return refuse("conflicting_batch", `note ${note.id} is recorded twice`)
+      for (const chunk of part.chunks ?? []) chunks.add(chunk.id)
+      for (const note of part.notes ?? []) notes.add(note.id)
+      return undefined
+    }
+  }
+}

@@ -15,11 +15,11 @@ export interface VectorBackend {
 }
 
 /** A checked store over `backend`, and how many vectors it has stored so far. */
-export const checkedVectorStore = (backend: VectorBackend): { readonly store: VectorStore; readonly stored: () => number } => {
+export const checkedVectorStore = (backend: VectorBackend): { readonly store: Omit<VectorStore, "texts">; readonly stored: () => number } => {
   let model: VectorModel | undefined
   let stored = 0
   const seen = new Set<string>()
-  const store: VectorStore = {
+  const store: Omit<VectorStore, "texts"> = {
     open: (next) =>
       Effect.suspend(() => {
         if (model !== undefined) return Effect.fail(refuse("conflicting_batch", `a second vector space (${next.id}) opened in one rebuild`))

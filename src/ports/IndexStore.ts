@@ -9,7 +9,7 @@
  * stored vector in the same unit. The checks every backend makes before it touches its storage are
  * in `src/index/IndexWriteChecks.ts`; the behaviour is `layers/contracts/IndexStore.contract.ts`.
  */
-import { Context, Effect, Schema } from "effect"
+import { Context, Effect, Schema, Stream } from "effect"
 import type { Chunk, ChunkId } from "../domain/Chunk.ts"
 import type { NoteEdge } from "./GraphStore.ts"
 
@@ -136,29 +136,55 @@ export class IndexWriteError extends Schema.TaggedError<IndexWriteError>()("Inde
   }
 }
 
+/** A chunk's id and the text its vector is made of. */
+export interface ChunkText {
+  readonly id: ChunkId
+  readonly text: string
+}
+
 /**
  * Where a cold build's vectors go as they are produced, inside the build's transaction: `open`
  * makes the space of the model that embeds them, then `add` stores vectors, each call's after the
- * last's. Adding in chunk id order gives the file the bytes `write` gives it.
+ * last's. Adding in chunk id order gives the file the bytes `write` gives it; `texts` reads the
+ * build's chunks back in that order, a page at a time, so the caller holds one page and not the build.
  */
 export interface VectorStore {
   readonly open: (model: VectorModel) => Effect.Effect<void, IndexWriteError>
   readonly add: (entries: ReadonlyArray<VectorEntry>) => Effect.Effect<void, IndexWriteError>
+  /** Every chunk the build wrote, by id, in pages of at most `size`. */
+  readonly texts: (size: number) => Stream.Stream<ReadonlyArray<ChunkText>, IndexWriteError>
+}
+
+/** A piece of a cold build: notes, each recorded with all of its chunks, as `IndexWrite.notes` says. */
+export interface RebuildPart {
+  readonly notes: ReadonlyArray<NoteRecord>
+  readonly chunks: ReadonlyArray<Chunk>
+}
+
+/**
+ * A cold build's content as it is made: the parts come one after another and are written as they
+ * come, so the build's chunks are never all in memory; a note or chunk in two parts is refused.
+ */
+export interface RebuildContent<E = never, R = never> {
+  readonly parts: Stream.Stream<RebuildPart, E, R>
+  readonly relations?: IndexWrite["relations"]
+  readonly manifest: IndexWrite["manifest"]
 }
 
 export class IndexStore extends Context.Service<IndexStore, {
   /** Applies `batch` in one transaction; on any failure nothing of it is stored. */
   write(batch: IndexWrite): Effect.Effect<WriteSummary, IndexWriteError>
   /**
-   * A cold build (as `write` with `replaceAll`) whose vectors are still being computed: the
-   * transaction opens and takes everything but the vectors, then `embed` runs (the model may still
-   * be training on another thread) and stores vectors through the `VectorStore` as they come, and
-   * the whole commits once. On any failure, of the write or of `embed`, nothing of it is stored.
+   * A cold build (as `write` with `replaceAll`) made a part at a time: the transaction opens, takes
+   * each part of `content` as the stream yields it, then `embed` runs (the model may still be
+   * training on another thread), reads the chunks back and stores vectors through the
+   * `VectorStore` as they come, and the whole commits once. On any failure, of the parts, the write
+   * or `embed`, nothing of it is stored.
    */
-  rebuild<E>(
-    batch: Omit<IndexWrite, "vectors" | "replaceAll">,
-    embed: (store: VectorStore) => Effect.Effect<void, E | IndexWriteError>
-  ): Effect.Effect<WriteSummary, IndexWriteError | E>
+  rebuild<E, E2, R = never>(
+    content: RebuildContent<E, R>,
+    embed: (store: VectorStore) => Effect.Effect<void, E2 | IndexWriteError, R>
+  ): Effect.Effect<WriteSummary, IndexWriteError | E | E2, R>
   /** Every stored note with its content hash (null when none was recorded), by id. */
   readonly noteHashes: Effect.Effect<ReadonlyMap<string, string | null>, IndexWriteError>
   /** How many notes are stored now (the manifest says how many the last commit left). */

@@ -2,7 +2,7 @@
  * Test support for the SQLite backends: indexes seeded with one batch (in memory or in a temporary
  * directory), and a batch builder that records every note of its chunks.
  */
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Stream } from "effect"
 import type { Scope } from "effect"
 import * as NodeFs from "node:fs"
 import * as NodeOs from "node:os"
@@ -10,7 +10,8 @@ import * as NodePath from "node:path"
 import type { Chunk } from "../../../src/domain/Chunk.ts"
 import * as Database from "../Database.ts"
 import type { DatabaseError } from "../DatabaseError.ts"
-import type { IndexWrite, IndexWriteError } from "../../../src/ports/IndexStore.ts"
+import type { IndexWrite, IndexWriteError, RebuildContent, RebuildPart } from "../../../src/ports/IndexStore.ts"
+import { compareIds } from "../../../src/domain/Ranking.ts"
 import * as IndexStoreSqlite from "../IndexStoreSqlite.ts"
 
 export const BUILT_AT = "2025-03-01T12:00:00Z"
@@ -25,6 +26,25 @@ export const coldBuild = (chunks: ReadonlyArray<Chunk>, extra: Partial<IndexWrit
   manifest: MANIFEST,
   ...extra
 })
+
+/**
+ * A replacing batch as a rebuild takes it: its notes, in the order of their first chunk's id, `per`
+ * to a part, each with all its chunks; and its relations and manifest.
+ */
+export const inParts = (batch: IndexWrite, per: number): RebuildContent => {
+  const chunks = [...(batch.chunks ?? [])].sort((a, b) => compareIds(a.id, b.id))
+  const notes = new Map((batch.notes ?? []).map((note) => [note.id, note] as const))
+  const order = [...new Set([...chunks.map((chunk) => chunk.noteId), ...notes.keys()])]
+  const parts: Array<RebuildPart> = []
+  for (let start = 0; start < order.length; start += per) {
+    const group = new Set(order.slice(start, start + per))
+    parts.push({
+      notes: [...group].flatMap((id) => notes.has(id) ? [notes.get(id)!] : []),
+      chunks: chunks.filter((chunk) => group.has(chunk.noteId))
+    })
+  }
+  return { parts: Stream.fromIterable(parts), manifest: batch.manifest, ...(batch.relations === undefined ? {} : { relations: batch.relations }) }
+}
 
 /** Writes `batch` through a writer on `database`. */
 export const write = (database: Database.DatabaseShape, batch: IndexWrite) =>
