@@ -1,6 +1,7 @@
 import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { availableParallelism } from "node:os"
 import { Worker } from "node:worker_threads"
 import { inProcess } from "../../src/ports/ChunkerPool.ts"
 import { counter as approximate } from "../tokens/TokenCounterApproximate.ts"
@@ -29,6 +30,34 @@ describe("ChunkerPoolNode", () => {
       assert.isTrue(pooled.every((chunks, i) => chunks.every((chunk) => chunk.path === requests[i]!.path)))
       assert.strictEqual(progress.at(-1), requests.length)
       assert.deepStrictEqual(progress, [...progress].sort((a, b) => a - b))
+    }).pipe(Effect.provide(NodeCrypto.layerDigest)), 60_000)
+
+  it.effect("session - batch after batch, the same chunks as in process, from workers started once and ended with the scope", () =>
+    Effect.gen(function*() {
+      const started: Array<Worker> = []
+      const post = Worker.prototype.postMessage
+      // Every worker a batch is shared with is posted the batch: the distinct ones are the workers started.
+      Worker.prototype.postMessage = function(this: Worker, ...args: Parameters<typeof post>) {
+        if (!started.includes(this)) started.push(this)
+        return post.apply(this, args)
+      } as typeof post
+      const exited: Array<number> = []
+      const batches = [requests, requests.slice(0, MIN_POOLED_BATCH), requests.slice(7)]
+      const chunked = yield* Effect.scoped(Effect.gen(function*() {
+        const session = yield* pool.session
+        const results = []
+        for (const batch of batches) results.push(yield* session.chunkAll(batch, pooledCounter))
+        for (const worker of started) worker.once("exit", (code) => exited.push(code))
+        return results
+      })).pipe(Effect.ensuring(Effect.sync(() => {
+        Worker.prototype.postMessage = post
+      })))
+      for (const [i, batch] of batches.entries()) assert.deepStrictEqual(chunked[i], yield* inProcess.chunkAll(batch, pooledCounter), `batch ${i}`)
+      assert.isAbove(started.length, 0)
+      assert.strictEqual(started.length, Math.max(1, availableParallelism() - 1))
+      // The scope's end terminated them.
+      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 50)))
+      assert.strictEqual(exited.length, started.length)
     }).pipe(Effect.provide(NodeCrypto.layerDigest)), 60_000)
 
   it.effect("chunkAll - a worker that fails leaves its groups to the main thread: same chunks, progress to the end", () =>

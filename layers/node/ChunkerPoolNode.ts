@@ -4,10 +4,10 @@
  * counter crosses into a worker (a worker builds its own); a batch counted by any other counter,
  * or a small batch, is chunked in process.
  */
-import { Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { ChunkerPool, type ChunkerPoolShape, inProcess, inProcessFew, PROGRESS_EVERY } from "../../src/ports/ChunkerPool.ts"
 import { counter as defaultCounter } from "../tokens/TokenCounterDefault.ts"
-import { groupsOf, shareBatch } from "./SharedBatch.ts"
+import { groupsOf, type KeptWorkers, keptWorkers, shareBatch } from "./SharedBatch.ts"
 import { workerEntry } from "./WorkerEntry.ts"
 
 /** Below this many files a batch is chunked in process: starting a worker costs more than it saves. */
@@ -22,7 +22,8 @@ export const MAX_FEW_FILES = 32
 /** Files per group: small enough that the main thread's turns stay short. */
 const GROUP = 25
 
-const chunkAll: ChunkerPoolShape["chunkAll"] = (requests, counter, onProgress, chunking) => {
+/** Chunks a batch, sharing a large one with `kept` workers, or with workers of its own without them. */
+const chunkWith = (kept: KeptWorkers | undefined): ChunkerPoolShape["chunkAll"] => (requests, counter, onProgress, chunking) => {
   if (requests.length <= MAX_FEW_FILES) return inProcessFew.chunkAll(requests, counter, onProgress, chunking)
   if (requests.length < MIN_POOLED_BATCH || counter.id !== defaultCounter.id) return inProcess.chunkAll(requests, counter, onProgress, chunking)
   const groups = groupsOf(requests, GROUP)
@@ -33,7 +34,8 @@ const chunkAll: ChunkerPoolShape["chunkAll"] = (requests, counter, onProgress, c
   let reported = 0
   return shareBatch({
     name: "chunker",
-    worker: workerEntry("chunker", import.meta.url),
+    worker: kept === undefined ? workerEntry("chunker", import.meta.url) : undefined,
+    kept,
     groups,
     // The settings go to the workers with the batch: plain data, as the requests are.
     context: chunking ?? {},
@@ -48,6 +50,10 @@ const chunkAll: ChunkerPoolShape["chunkAll"] = (requests, counter, onProgress, c
   })
 }
 
-export const pool: ChunkerPoolShape = { chunkAll }
+export const pool: ChunkerPoolShape = {
+  chunkAll: chunkWith(undefined),
+  // The workers start with the first large batch and serve every later one, rather than one start a batch.
+  session: Effect.suspend(() => Effect.map(keptWorkers(() => workerEntry("chunker", import.meta.url)), (kept) => ({ chunkAll: chunkWith(kept) })))
+}
 
 export const layer: Layer.Layer<never> = Layer.succeed(ChunkerPool, pool)

@@ -4,10 +4,12 @@
  * main thread claims groups itself between its other turns, so no thread idles while groups remain.
  * A worker that fails or exits leaves its claimed groups to the main thread, so the batch is
  * answered either way, in group order. One core stays with the main thread; workers live for one
- * batch. A worker receives `SharedGroups` and answers `GroupAnswer`s, then `{ id: -1 }`. Without an
- * entry to start (see `WorkerEntry`), this thread answers every group.
+ * batch, or as long as a scope that keeps them (`keptWorkers`). A worker receives `SharedGroups`
+ * and answers `GroupAnswer`s, then `{ id: -1 }`. Without an entry to start (see `WorkerEntry`),
+ * this thread answers every group.
  */
 import { Effect } from "effect"
+import type { Scope } from "effect"
 import * as NodeOs from "node:os"
 import { Worker } from "node:worker_threads"
 import { type WorkerName, workerUnavailable } from "./WorkerEntry.ts"
@@ -39,19 +41,64 @@ export const groupsOf = <A>(items: ReadonlyArray<A>, size: number): Array<Readon
 
 /**
  * Resolves once every worker has said no group is left, or has failed or exited first. It never
- * rejects: a worker's failure is not the batch's.
+ * rejects: a worker's failure is not the batch's. The listeners go with the batch, so a worker
+ * kept for later batches answers each to its own.
  */
 const collect = <B>(name: WorkerName, workers: ReadonlyArray<Worker>, answered: (answer: GroupAnswer<B>) => void): Promise<void> =>
   Promise.all(workers.map((worker) =>
     new Promise<void>((resolve) => {
-      worker.on("message", (answer: GroupAnswer<B>) => (answer.id < 0 ? resolve() : answered(answer)))
-      worker.once("error", (error) => {
-        workerUnavailable(name, `cairn: a ${name} worker failed (${error instanceof Error ? error.message.split("\n")[0] : String(error)})`)
+      const done = () => {
+        worker.off("message", message)
+        worker.off("error", failed)
+        worker.off("exit", done)
         resolve()
-      })
-      worker.once("exit", () => resolve())
+      }
+      const message = (answer: GroupAnswer<B>) => (answer.id < 0 ? done() : answered(answer))
+      const failed = (error: unknown) => {
+        workerUnavailable(name, `cairn: a ${name} worker failed (${error instanceof Error ? error.message.split("\n")[0] : String(error)})`)
+        done()
+      }
+      worker.on("message", message)
+      worker.on("error", failed)
+      worker.on("exit", done)
     })
   )).then(() => undefined)
+
+/** How many workers a batch shares: one core stays with the main thread. */
+const poolSize = () => Math.max(1, NodeOs.availableParallelism() - 1)
+
+const startWorker = (entry: URL): Worker => new Worker(entry, { resourceLimits: WORKER_RESOURCE_LIMITS })
+
+/**
+ * Workers that live as long as the scope, for a run that shares batch after batch: started with
+ * the first batch that asks, so a run that needs none starts none, and ended with the scope. A
+ * worker that failed or exited is not handed out again.
+ */
+export interface KeptWorkers {
+  readonly take: () => ReadonlyArray<Worker>
+}
+
+export const keptWorkers = (entryOf: () => URL | undefined): Effect.Effect<KeptWorkers, never, Scope.Scope> =>
+  Effect.map(
+    Effect.acquireRelease(
+      Effect.sync(() => ({ started: undefined as Array<Worker> | undefined, gone: new Set<Worker>() })),
+      (held) => Effect.promise(() => Promise.all((held.started ?? []).map((worker) => worker.terminate())))
+    ),
+    (held) => ({
+      take: () => {
+        if (held.started === undefined) {
+          const entry = entryOf()
+          held.started = entry === undefined ? [] : Array.from({ length: poolSize() }, () => {
+            const worker = startWorker(entry)
+            worker.once("exit", () => held.gone.add(worker))
+            worker.once("error", () => held.gone.add(worker))
+            return worker
+          })
+        }
+        return held.started.filter((worker) => !held.gone.has(worker))
+      }
+    })
+  )
 
 /**
  * Every group answered by `local` here or by `worker` there, flattened in group order. `onGroup`
@@ -67,21 +114,21 @@ export const shareBatch = <A, B, C, E, R>(options: {
   readonly onGroup?: (id: number) => void
   /** This thread claims groups only once this is done (it has other work first), or the workers are. By default at once. */
   readonly joinAfter?: Effect.Effect<void> | undefined
+  /** Workers kept for later batches, to share this one with rather than workers of its own. */
+  readonly kept?: KeptWorkers | undefined
 }): Effect.Effect<ReadonlyArray<B>, E, R> => {
   const { groups, local } = options
   const onGroup = options.onGroup ?? (() => {})
   const next = new SharedArrayBuffer(4)
   const results: Array<ReadonlyArray<B> | undefined> = new Array(groups.length)
   const entry = options.worker
-  const size = entry === undefined ? 0 : Math.max(1, NodeOs.availableParallelism() - 1)
+  const kept = options.kept
   return Effect.acquireUseRelease(
-    Effect.sync(() =>
-      Array.from({ length: size }, () => {
-        const worker = new Worker(entry!, { resourceLimits: WORKER_RESOURCE_LIMITS })
-        worker.postMessage({ groups, next, context: options.context } satisfies SharedGroups<A, C>)
-        return worker
-      })
-    ),
+    Effect.sync(() => {
+      const workers = kept !== undefined ? kept.take() : entry === undefined ? [] : Array.from({ length: poolSize() }, () => startWorker(entry))
+      for (const worker of workers) worker.postMessage({ groups, next, context: options.context } satisfies SharedGroups<A, C>)
+      return workers
+    }),
     (workers) =>
       Effect.gen(function*() {
         const collected = collect<B>(options.name, workers, (answer) => {
@@ -104,6 +151,7 @@ export const shareBatch = <A, B, C, E, R>(options: {
         }
         return results.flatMap((group) => group!)
       }),
-    (workers) => Effect.promise(() => Promise.all(workers.map((worker) => worker.terminate())))
+    // Kept workers outlive the batch; the scope that keeps them ends them.
+    (workers) => kept !== undefined ? Effect.void : Effect.promise(() => Promise.all(workers.map((worker) => worker.terminate())))
   )
 }

@@ -5,6 +5,7 @@
  * order: a batch gives the same chunks on one thread or several.
  */
 import { Context, Effect } from "effect"
+import type { Scope } from "effect"
 import type * as Digest from "effect/crypto/Digest"
 import type { Chunk } from "../domain/Chunk.ts"
 import type { TokenCounterShape } from "./TokenCounter.ts"
@@ -22,6 +23,12 @@ export interface ChunkerPoolShape {
     onProgress?: (done: number) => void,
     chunking?: ChunkingConfig
   ) => Effect.Effect<ReadonlyArray<ReadonlyArray<Chunk>>, never, Digest.Digest>
+  /**
+   * A pool for a run that chunks batch after batch: what it starts to share a batch (worker
+   * threads) it starts once, with the first batch that needs it, and ends with the scope. Its
+   * chunks are this pool's, batch for batch.
+   */
+  readonly session: Effect.Effect<Pick<ChunkerPoolShape, "chunkAll">, never, Scope.Scope>
 }
 
 /** Files between two progress reports. */
@@ -30,15 +37,20 @@ export const PROGRESS_EVERY = 200
 // The chunkers and their parsers load with the first batch: a refresh with nothing to chunk never needs them.
 const chunker = Effect.promise(() => import("../index/chunk/ChunkFile.ts"))
 
-const chunkedInProcess = (alone: boolean): ChunkerPoolShape => ({
-  chunkAll: (requests, counter, onProgress, chunking) =>
-    requests.length === 0 ? Effect.succeed([]) : Effect.flatMap(chunker, ({ chunkFile }) =>
-      Effect.forEach(requests, (request, i) =>
-        Effect.tap(chunkFile(request, { ...chunking, count: counter.count, alone }), () =>
-          Effect.sync(() => {
-            if ((i + 1) % PROGRESS_EVERY === 0 || i + 1 === requests.length) onProgress?.(i + 1)
-          }))))
-})
+const chunkedInProcess = (alone: boolean): ChunkerPoolShape => {
+  const shape: ChunkerPoolShape = {
+    chunkAll: (requests, counter, onProgress, chunking) =>
+      requests.length === 0 ? Effect.succeed([]) : Effect.flatMap(chunker, ({ chunkFile }) =>
+        Effect.forEach(requests, (request, i) =>
+          Effect.tap(chunkFile(request, { ...chunking, count: counter.count, alone }), () =>
+            Effect.sync(() => {
+              if ((i + 1) % PROGRESS_EVERY === 0 || i + 1 === requests.length) onProgress?.(i + 1)
+            })))),
+    // Nothing to start: every batch is chunked here.
+    session: Effect.sync(() => shape)
+  }
+  return shape
+}
 
 /** On the calling fiber. */
 export const inProcess: ChunkerPoolShape = chunkedInProcess(false)
