@@ -6,44 +6,43 @@
  */
 import * as NodeChildProcessSpawner from "@effect/platform-node/NodeChildProcessSpawner"
 import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
-import { Effect, FileSystem, Layer, Option, Path } from "effect"
+import { Effect, FileSystem, Layer, Option, Path, Stream } from "effect"
+import type * as Digest from "effect/crypto/Digest"
 import type { PlatformError } from "effect/PlatformError"
-import * as NodeFs from "node:fs"
 import type { Chunk, ChunkId } from "../src/domain/Chunk.ts"
 import { DiscoveryError, SourceUnreadable } from "../src/domain/DiscoveryError.ts"
 import type { Snapshot } from "../src/domain/Snapshot.ts"
 import { unitsOf } from "../src/discovery/Assemble.ts"
-import { decodeText, isBinary } from "../src/discovery/FileContent.ts"
 import type { DiscoveryConfig } from "../src/discovery/DiscoveryConfig.ts"
 import type { Patched } from "../src/discovery/Patch.ts"
 import type { Phase, Progress } from "../src/discovery/Progress.ts"
 import type { PreviousUnits } from "../src/discovery/Reuse.ts"
 import * as ScanCache from "../src/discovery/ScanCache.ts"
-import { type Redacted, redactor } from "../src/discovery/SecretScan.ts"
+import { redactor } from "../src/discovery/SecretScan.ts"
 import { scanFingerprint } from "../src/discovery/Unchanged.ts"
 import type { Listing } from "../src/discovery/Walk.ts"
-import type { ChunkFileInput } from "../src/index/chunk/ChunkFile.ts"
 import { CODE_EXTENSIONS, MARKDOWN_EXTENSIONS } from "../src/index/chunk/NoteFiles.ts"
 import * as ChunkingConfig from "../src/index/chunk/ChunkingConfig.ts"
-import { ChunkerPool } from "../src/ports/ChunkerPool.ts"
 import { Training } from "../src/ports/Training.ts"
 import type { TextEncoderModel } from "../src/index/HashingEmbedder.ts"
 import * as Lsa from "../src/index/LatentSemanticEmbedder.ts"
-import { type BlameLine, History } from "../src/ports/History.ts"
 import type { NoteEdge } from "../src/ports/GraphStore.ts"
-import { TokenCounter, type TokenCounterShape } from "../src/ports/TokenCounter.ts"
+import { TokenCounter } from "../src/ports/TokenCounter.ts"
 import * as ChunkerPoolNode from "../layers/node/ChunkerPoolNode.ts"
+import { collectHeap } from "../layers/node/HeapCollect.ts"
 import * as HistoryGit from "../layers/node/HistoryGit.ts"
 import * as TrainingNode from "../layers/node/TrainingNode.ts"
 import * as Database from "../layers/sqlite/Database.ts"
 import { DatabaseError } from "../layers/sqlite/DatabaseError.ts"
 import * as IndexStoreSqlite from "../layers/sqlite/IndexStoreSqlite.ts"
-import { IndexStore, type IndexWrite, type IndexWriteError, type StoredManifest, type VectorSpace, type WriteSummary } from "../src/ports/IndexStore.ts"
+import { IndexStore, type IndexWrite, type IndexWriteError, type NoteRecord, type RebuildContent, type StoredManifest, type VectorSpace, type WriteSummary } from "../src/ports/IndexStore.ts"
+import * as TrainingSample from "../src/index/TrainingSample.ts"
 import * as TokenCounterDefault from "../layers/tokens/TokenCounterDefault.ts"
 import { rememberedVerdict, scanConfig } from "./upToDate.ts"
 import type { IndexMemory } from "./indexMemory.ts"
 import * as ScanCacheFile from "./scanCacheFile.ts"
 import * as SnapshotFile from "./snapshotFile.ts"
+import { type ChunkedPart, noteChunks } from "./noteChunks.ts"
 import { compareIds } from "../src/domain/Ranking.ts"
 
 export interface IndexOptions {
@@ -68,8 +67,10 @@ export type IndexProgress =
   | { readonly _tag: "Scanning"; readonly phase: Phase; readonly done: number; readonly total: number }
   | { readonly _tag: "Discovered"; readonly files: number }
   | { readonly _tag: "Chunked"; readonly done: number; readonly total: number }
-  /** Chunks going into the index; `training` when the embedder is fitted meanwhile. */
-  | { readonly _tag: "Writing"; readonly chunks: number; readonly training: boolean }
+  /** A refresh's chunks going into the index (a cold build writes each part as it is chunked). */
+  | { readonly _tag: "Writing"; readonly chunks: number }
+  /** A cold build's chunks are written; the embedder is being fitted on a sample of this many. */
+  | { readonly _tag: "Training"; readonly chunks: number }
   | { readonly _tag: "Embedding"; readonly chunks: number }
   | { readonly _tag: "Written" }
 
@@ -98,37 +99,6 @@ export interface IndexReport {
    * put it in its place (see repairIndex.ts).
    */
   readonly replacedDamaged?: string
-}
-
-/**
- * Most chunks the embedder is trained on: training grows with the corpus (31 s for 76,000 chunks
- * against about 5 s for 20,000 on the generated repository), and every chunk is still embedded.
- * Terms that occur only outside the sample get no latent direction (the lexical leg still finds
- * them); training on half or a quarter of a corpus cost 0.01 to 0.02 nDCG@10 (docs/eval.md).
- */
-export const MAX_TRAINING_CHUNKS = 20_000
-
-const bySample = (a: Chunk, b: Chunk) => compareIds(a.contentSha, b.contentSha) || compareIds(a.id, b.id)
-
-/** The first 13 hex digits of a content hash as a number: exact, and ordered as the hashes are. */
-const shaPrefix = (chunk: Chunk): number => Number.parseInt(chunk.contentSha.slice(0, 13), 16)
-
-const HEX_PREFIX = /^[0-9a-f]{13}/
-
-/**
- * A deterministic, order-free sample: the chunks whose content hashes sort first, in that order.
- * Selected by a numeric threshold rather than by sorting every chunk, which took 0.4 s at 76,000
- * chunks on the path to training; only the chunks at the threshold are compared in full.
- */
-export const trainingSample = (chunks: ReadonlyArray<Chunk>): ReadonlyArray<Chunk> => {
-  if (chunks.length <= MAX_TRAINING_CHUNKS) return chunks
-  // A hash that is not lowercase hex has no numeric prefix to compare by.
-  if (!chunks.every((chunk) => HEX_PREFIX.test(chunk.contentSha))) return [...chunks].sort(bySample).slice(0, MAX_TRAINING_CHUNKS)
-  const prefixes = Float64Array.from(chunks, shaPrefix)
-  const threshold = Float64Array.from(prefixes).sort()[MAX_TRAINING_CHUNKS - 1]!
-  const below = chunks.filter((_, i) => prefixes[i]! < threshold)
-  const at = chunks.filter((_, i) => prefixes[i] === threshold).sort(bySample)
-  return [...below, ...at.slice(0, MAX_TRAINING_CHUNKS - below.length)].sort(bySample)
 }
 
 /** The model id the latent semantic encoder reports; a stored space of another model is retrained. */
@@ -277,52 +247,6 @@ const relationUpdate = (
   }
   return { from: from.sort(compareIds), edges: edges.sort(byEdge) }
 }
-
-/**
- * A file's bytes, read synchronously: for 12,000 files that took 2.6 s through the asynchronous
- * `FileSystem` and a fraction of that here (see SourceTreeNode). Undefined when the file cannot be
- * read now (gone since the scan, no permission, a directory): that note alone is left out.
- */
-const readBytes = (file: string): Uint8Array | undefined => {
-  try {
-    return NodeFs.readFileSync(file)
-  } catch {
-    return undefined
-  }
-}
-
-/**
- * The chunks of `notes`, their secrets redacted, with the age of the words from git blame when the
- * root is a work tree, and the notes that could not be read, which the index must not record as
- * held. A binary file (discovery's test, on the bytes read here) is held without chunks. The
- * files' texts live only as long as this step: a cold build holds every file of the repository at
- * once here, and nothing after chunking needs them.
- */
-const chunkNotes = Effect.fn("indexRepository.chunkNotes")(function*(root: string,
-  redact: (path: string, text: string) => Redacted,
-  notes: ReadonlyArray<string>,
-  counter: TokenCounterShape,
-  chunking: ChunkingConfig.ChunkingConfig,
-  progress: (event: IndexProgress) => void) {
-  const path = yield* Path.Path
-  const history = yield* Effect.serviceOption(History)
-  const isRepository = Option.isSome(history) ? yield* history.value.isRepository : false
-  const blames = isRepository && Option.isSome(history) ? yield* history.value.blameAll(notes) : new Map<string, Option.Option<ReadonlyArray<BlameLine>>>()
-  const requests: Array<ChunkFileInput> = []
-  const unread = new Set<string>()
-  for (const note of notes) {
-    const bytes = readBytes(path.join(root, note))
-    if (bytes === undefined) unread.add(note)
-    if (bytes === undefined || isBinary(bytes)) continue
-    const blame = Option.getOrUndefined(blames.get(note) ?? Option.none())
-    // As discovery redacts it, so no chunk holds a secret the snapshot does not.
-    const { text } = redact(note, decodeText(bytes))
-    requests.push({ path: note, text, ...(blame === undefined ? {} : { history: blame }) })
-  }
-  const chunker = yield* ChunkerPool
-  const chunks: Array<Chunk> = (yield* chunker.chunkAll(requests, counter, (done) => progress({ _tag: "Chunked", done, total: notes.length }), chunking)).flat()
-  return { chunks, unread }
-})
 
 /** Discovery and its parsers, loaded when a scan reads files: a refresh that finds the tree as it was never needs them. */
 const discoveryModule = Effect.promise(() => import("./discover.ts"))
@@ -731,50 +655,76 @@ interface Written {
 /** A batch's content: everything but its vectors. */
 type Content = Omit<IndexWrite, "vectors" | "replaceAll"> & { readonly chunks: ReadonlyArray<Chunk> }
 
-/** A cold build that trains the embedder on a sample of the chunks while they are written, then embeds them all. */
-const writeRetrained = Effect.fn("indexRepository.writeRetrained")(function*(content: Content, progress: (event: IndexProgress) => void) {
+/** A cold build's content besides its parts. */
+interface Header {
+  readonly relations: NonNullable<RebuildContent["relations"]>
+  readonly manifest: RebuildContent["manifest"]
+}
+
+/** The run's notes, chunked a part at a time (see noteChunks.ts). */
+type Parts = Stream.Stream<ChunkedPart, never, Path.Path | Digest.Digest>
+
+/** Chunks read back and embedded per step of a cold build: one step's texts and vectors are in memory at a time. */
+export const EMBED_STEP = 5_000
+
+/**
+ * A cold build: the parts are written as they are chunked while a sample of their chunks is kept,
+ * the embedder is trained on the sample, and every chunk is read back from the build in id order,
+ * a step at a time, embedded and stored.
+ */
+const writeRetrained = Effect.fn("indexRepository.writeRetrained")(function*(
+  parts: Parts,
+  header: Header,
+  progress: (event: IndexProgress) => void
+) {
   const writer = yield* IndexStore
   const training = yield* Training
-  const { chunks } = content
-  yield* reported(progress, { _tag: "Writing", chunks: chunks.length, training: true })
-  return yield* Effect.scoped(Effect.gen(function*() {
-    const run = yield* training.start(trainingSample(chunks).map((chunk) => chunk.text))
-    const trained = yield* Effect.cached(Effect.gen(function*() {
-      const model = yield* run.model
-      // Each step is long and synchronous; yielding between them lets a Ctrl-C in meanwhile
-      // interrupt the build (and roll it back) instead of waiting for the commit.
-      yield* Effect.yieldNow
-      return { model, encoder: Lsa.encoder(model) }
-    }))
-    // Vectors are stored in chunk id order, as `write` stores them, so the file has the same
-    // bytes; sorted while the model trains on another thread, since 76,000 ids take 0.4 s.
-    const ordered = [...chunks].sort((a, b) => compareIds(a.id, b.id))
-    const summary = yield* writer.rebuild(content, (store) =>
-      Effect.gen(function*() {
+  const sample = TrainingSample.sampler()
+  let encoder: TextEncoderModel | undefined
+  const summary = yield* writer.rebuild({ ...header, parts: Stream.tap(parts, (part) => Effect.sync(() => sample.offer(part.chunks))) }, (store) =>
+    // The training worker lives as long as the embedding.
+    Effect.scoped(Effect.gen(function*() {
+        const texts = sample.texts()
+        collectHeap()
+        yield* reported(progress, { _tag: "Training", chunks: texts.length })
+        const run = yield* training.start(texts)
         // The store's space is opened on the trained model, before the first vectors: embedInto
         // hands some over only once training ends, and meanwhile does what needs no model.
         const open = yield* Effect.cached(Effect.gen(function*() {
-          const { model, encoder } = yield* trained
+          const model = yield* run.model
+          // Each step is long and synchronous; yielding between them lets a Ctrl-C in meanwhile
+          // interrupt the build (and roll it back) instead of waiting for the commit.
+          yield* Effect.yieldNow
+          encoder = Lsa.encoder(model)
           yield* store.open({ id: encoder.id, version: encoder.version, dimension: encoder.dimension, model: Lsa.encodeModel(model) })
-          progress({ _tag: "Embedding", chunks: chunks.length })
+          progress({ _tag: "Embedding", chunks: sample.offered() })
         }))
-        let next = 0
-        yield* run.embedInto(ordered.map((chunk) => chunk.text), (vectors) => {
-          const entries = vectors.map((vector, i) => ({ chunkId: ordered[next + i]!.id as ChunkId, vector }))
-          next += vectors.length
-          return Effect.andThen(open, Effect.andThen(Effect.yieldNow, store.add(entries)))
+        yield* Stream.runForEach(store.texts(EMBED_STEP), (step) => {
+          // The last step's texts and vectors are stored and let go.
+          collectHeap()
+          let next = 0
+          return run.embedInto(step.map((chunk) => chunk.text), (vectors) => {
+            const entries = vectors.map((vector, i) => ({ chunkId: step[next + i]!.id, vector }))
+            next += vectors.length
+            return Effect.andThen(open, Effect.andThen(Effect.yieldNow, store.add(entries)))
+          })
         })
         yield* open
         yield* Effect.yieldNow
-      }))
-    return { summary, embedded: chunks.length, reused: 0, encoder: (yield* trained).encoder } satisfies Written
-  }))
+    })))
+  return { summary, embedded: sample.offered(), reused: 0, encoder } satisfies Written
+})
+
+/** A cold build where no vector can be stored: the parts written as they are chunked, vectors already stored left as they are (see IndexStore). */
+const rebuiltWithoutVectors = Effect.fn("indexRepository.rebuiltWithoutVectors")(function*(parts: Parts, header: Header) {
+  const writer = yield* IndexStore
+  return { summary: yield* writer.rebuild({ ...header, parts }, () => Effect.void), embedded: 0, reused: 0, encoder: undefined } satisfies Written
 })
 
 /** The chunks and their text alone, where no vector can be stored; vectors already stored stay as they are (see IndexStore). */
 const writeWithoutVectors = Effect.fn("indexRepository.writeWithoutVectors")(function*(batch: IndexWrite, progress: (event: IndexProgress) => void) {
   const writer = yield* IndexStore
-  yield* reported(progress, { _tag: "Writing", chunks: batch.chunks?.length ?? 0, training: false })
+  yield* reported(progress, { _tag: "Writing", chunks: batch.chunks?.length ?? 0 })
   return { summary: yield* writer.write(batch), embedded: 0, reused: 0, encoder: undefined } satisfies Written
 })
 
@@ -805,7 +755,7 @@ const writeWithStoredModel = Effect.fn("indexRepository.writeWithStoredModel")(f
     : []
   yield* reported(progress, { _tag: "Embedding", chunks: toEmbed.length + unembedded.length })
   const entries = [...toEmbed, ...unembedded].map((chunk) => ({ chunkId: chunk.id as ChunkId, vector: encoder.embedOne(chunk.text) }))
-  yield* reported(progress, { _tag: "Writing", chunks: chunks.length, training: false })
+  yield* reported(progress, { _tag: "Writing", chunks: chunks.length })
   const summary = yield* writer.write({
     ...content,
     vectors: { model: { id: space.modelId, version: space.version, dimension: space.dimension }, entries }
@@ -813,27 +763,53 @@ const writeWithStoredModel = Effect.fn("indexRepository.writeWithStoredModel")(f
   return { summary, embedded: entries.length, reused: chunks.length - toEmbed.length, encoder } satisfies Written
 })
 
+/**
+ * An incremental run's parts as one batch: its notes are what moved since the index's build, and
+ * the batch must be one write, so the index never holds half of a refresh.
+ */
+const collected = Effect.fn("indexRepository.collected")(function*(parts: Parts) {
+  const chunks: Array<Chunk> = []
+  const notes: Array<NoteRecord> = []
+  yield* Stream.runForEach(parts, (part) =>
+    Effect.sync(() => {
+      for (const chunk of part.chunks) chunks.push(chunk)
+      for (const note of part.notes) notes.push(note)
+    }))
+  return { chunks, notes }
+})
+
 /** Chunks, embeds and writes what the scan found, then puts the scan's files in place. */
 const writeIndex = Effect.fn("indexRepository.writeIndex")(function*(options: IndexOptions, chunking: ChunkingSettings, scan: Scan, progress: (event: IndexProgress) => void) {
     const writer = yield* IndexStore
-    const counter = yield* TokenCounter
     const memory = options.memory
     const { hashes, changed, deleted, retrain } = scan
-    const redact = redactor(options.discovery?.unredacted ?? [])
-    const { chunks, unread } = yield* chunkNotes(options.root, redact, changed, counter, chunking.config, progress)
-    const content = {
-      chunks,
-      notes: changed.filter((note) => !unread.has(note)).map((note) => ({ id: note, contentHash: hashes.get(note)! })),
-      deleteNotes: deleted,
+    const parts = noteChunks({
+      root: options.root,
+      notes: changed,
+      hashes,
+      redact: redactor(options.discovery?.unredacted ?? []),
+      counter: yield* TokenCounter,
+      chunking: chunking.config,
+      onChunked: (done, total) => progress({ _tag: "Chunked", done, total })
+    })
+    const header: Header = {
       relations: scan.relations,
       manifest: { snapshotHash: scan.snapshotHash, builtAt: new Date(options.now).toISOString(), chunking: chunking.fingerprint }
     }
-    // Embeddings. A retrain fits the latent semantic model on a sample of the chunks, while the
-    // chunks are written, then embeds them all; an incremental run embeds only chunks whose text the
-    // index has no vector for, with the stored model. Without sqlite-vec there are none to store.
-    const { summary, embedded, reused, encoder }: Written = retrain ? yield* writeRetrained(content, progress)
-      : writer.vectorsUnavailable !== undefined ? yield* writeWithoutVectors(scan.rewrite ? { ...content, replaceAll: true } : content, progress)
-      : yield* writeWithStoredModel(content, scan, memory, progress)
+    // A retrain fits the latent semantic model on a sample of the chunks, once they are written,
+    // then embeds them all; a rewrite without sqlite-vec writes them alone. Either streams the
+    // repository through in parts. An incremental run is one batch of what moved: its chunks, with
+    // vectors from the stored model for those whose text the index has none for.
+    const written = () =>
+      Effect.gen(function*() {
+        if (retrain) return yield* writeRetrained(parts, header, progress)
+        if (writer.vectorsUnavailable !== undefined && scan.rewrite) return yield* rebuiltWithoutVectors(parts, header)
+        const content: Content = { ...(yield* collected(parts)), deleteNotes: deleted, ...header }
+        return writer.vectorsUnavailable !== undefined
+          ? yield* writeWithoutVectors(content, progress)
+          : yield* writeWithStoredModel(content, scan, memory, progress)
+      })
+    const { summary, embedded, reused, encoder } = yield* written()
     // Only now, with the index committed, may the files vouch for this scan.
     if (scan.files !== undefined) yield* scan.files.commit
     if (memory !== undefined && scan.kept !== undefined) {

@@ -25,7 +25,7 @@ describe("indexProgressView", () => {
       ...longScan,
       { _tag: "Discovered", files: 12_000 },
       ...Array.from({ length: 61 }, (_, i) => ({ _tag: "Chunked", done: i * 200, total: 12_000 }) as const),
-      { _tag: "Writing", chunks: 75_000, training: true },
+      { _tag: "Training", chunks: 20_000 },
       { _tag: "Embedding", chunks: 75_000 },
       { _tag: "Written" }
     ])
@@ -38,7 +38,7 @@ describe("indexProgressView", () => {
     assert.strictEqual(lines.filter((line) => line.includes("chunked")).length, 11)
     assert.deepStrictEqual(lines.slice(-4), [
       "cairn: chunked 12000/12000 changed files\n",
-      "cairn: writing 75000 chunks while the embedder trains\n",
+      "cairn: training the embedder on 20000 chunks\n",
       "cairn: embedding 75000 chunks\n",
       "cairn: written\n"
     ])
@@ -80,7 +80,7 @@ describe("runIndex", () => {
       assert.deepStrictEqual(lines, [
         "cairn: 30 files to index\n",
         "cairn: chunked 30/30 changed files\n",
-        "cairn: writing 30 chunks while the embedder trains\n",
+        "cairn: training the embedder on 30 chunks\n",
         "cairn: embedding 30 chunks\n",
         "cairn: written\n"
       ])

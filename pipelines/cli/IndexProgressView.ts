@@ -39,12 +39,9 @@ const stepOf = (event: IndexProgress): Step | undefined => {
     case "Chunked":
       return { name: "chunking", text: `cairn: chunked ${event.done}/${event.total} changed files`, done: event.done, total: event.total }
     case "Writing":
-      return {
-        name: "writing",
-        text: `cairn: writing ${event.chunks} chunks${event.training ? " while the embedder trains" : ""}`,
-        done: 0,
-        total: 0
-      }
+      return { name: "writing", text: `cairn: writing ${event.chunks} chunks`, done: 0, total: 0 }
+    case "Training":
+      return { name: "training", text: `cairn: training the embedder on ${event.chunks} chunks`, done: 0, total: 0 }
     case "Embedding":
       return { name: "embedding", text: `cairn: embedding ${event.chunks} chunks`, done: 0, total: 0 }
     case "Written":
