@@ -319,6 +319,40 @@ describe("HistoryGit.blameAll", { timeout: 30_000 }, () => {
       }
     }).pipe(Effect.provide(NodeServices.layer)), 30_000)
 
+  it.effect("blameAll - batch after batch at one commit reads the history once, and again once a commit lands", () =>
+    Effect.gen(function*() {
+      const root = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "cairn-history-parts-"))
+      const log = NodePath.join(root, "..", `${NodePath.basename(root)}.log`)
+      const wrapper = NodePath.join(root, "..", `${NodePath.basename(root)}.git.sh`)
+      NodeFs.writeFileSync(wrapper, `#!/bin/sh\necho "$1" >> '${log}'\nexec git "$@"\n`, { mode: 0o755 })
+      const passes = () => (NodeFs.existsSync(log) ? NodeFs.readFileSync(log, "utf8").split("\n").filter((command) => command === "log").length : 0)
+      const paths = Array.from({ length: 6 }, (_, i) => `docs/page-${i}.md`)
+      try {
+        git(root, ["init", "-q", "-b", "main"])
+        for (const path of paths) write(root, path, `# Page\n\n${path}\n`)
+        git(root, ["add", "."])
+        git(root, ["commit", "-q", "-m", "one"], "2025-01-02T03:04:05Z")
+        const { first, second, third, each } = yield* Effect.gen(function*() {
+          const history = yield* History
+          const first = yield* history.blameAll(paths.slice(0, 3))
+          const second = yield* history.blameAll(paths.slice(3))
+          assert.strictEqual(passes(), 1)
+          write(root, "docs/page-0.md", "# Page\n\nrewritten\n")
+          git(root, ["commit", "-q", "-am", "two"], "2025-06-01T00:00:00Z")
+          const third = yield* history.blameAll(paths.slice(0, 3))
+          return { first, second, third, each: yield* Effect.forEach(paths, (path) => history.blame(path)) }
+        }).pipe(Effect.provide(HistoryGit.layer(root, { git: wrapper, batchFrom: 1 })))
+        assert.strictEqual(passes(), 2)
+        assert.deepStrictEqual([...second.values()], each.slice(3))
+        assert.deepStrictEqual([...third.values()], each.slice(0, 3))
+        assert.notDeepEqual(first.get("docs/page-0.md"), third.get("docs/page-0.md"))
+      } finally {
+        NodeFs.rmSync(root, { recursive: true, force: true })
+        NodeFs.rmSync(log, { force: true })
+        NodeFs.rmSync(wrapper, { force: true })
+      }
+    }).pipe(Effect.provide(NodeServices.layer)), 30_000)
+
   it.effect("blameAll - a root inside the work tree is answered for its own files, not the top's of the same name", () =>
     Effect.gen(function*() {
       const top = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "cairn-history-top-"))

@@ -239,9 +239,18 @@ export const make = Effect.fnUntraced(function*(root: string, options: HistoryGi
 
   const batchFrom = options.batchFrom ?? 50
   const maxLogCommits = options.maxLogCommits ?? 1_000_000
+  /**
+   * What the log pass found, for the commit it read: an index run blames its notes a part at a
+   * time, and each part would otherwise count and read the whole history again. Keyed by the
+   * commit, so a process that lives while commits land reads the history anew after each.
+   */
+  let logged: { readonly head: string; readonly commits: Option.Option<Ran>; readonly single: ReturnType<typeof singleCommitPaths> } | undefined
   const blameAll = Effect.fnUntraced(function*(paths: ReadonlyArray<string>) {
       if (paths.length < batchFrom || !(yield* isRepository)) return yield* blameEach(blame, paths, BLAME_CONCURRENCY)
-      const commits = yield* run(["rev-list", "--count", "HEAD"])
+      const head = yield* run(["rev-parse", "--verify", "-q", "HEAD"])
+      const headId = Option.isSome(head) && head.value.code === 0 ? head.value.stdout.trim() : undefined
+      const remembered = headId !== undefined && logged?.head === headId ? logged : undefined
+      const commits = remembered?.commits ?? (yield* run(["rev-list", "--count", "HEAD"]))
       // A repository without a commit yet (a new one): every word is uncommitted, no blame needed.
       if (Option.isSome(commits) && commits.value.code !== 0 && /ambiguous argument 'HEAD'|unknown revision/.test(commits.value.stderr)) {
         return new Map(paths.map((path) => [path, uncommittedFile(NodePath.join(root, path))] as const))
@@ -250,7 +259,7 @@ export const make = Effect.fnUntraced(function*(root: string, options: HistoryGi
         return yield* blameEach(blame, paths, BLAME_CONCURRENCY)
       }
       const [log, status, prefix, staged, blameConfig] = yield* Effect.all([
-        run(LOG_ARGUMENTS),
+        remembered === undefined ? run(LOG_ARGUMENTS) : Effect.succeed(Option.some<Ran>({ code: 0, stdout: "", stderr: "" })),
         run(["status", "--porcelain", "-z", "--untracked-files=no"]),
         // Log, status and the index name paths from the top of the work tree; the root may be inside it.
         run(["rev-parse", "--show-prefix"]),
@@ -262,7 +271,8 @@ export const make = Effect.fnUntraced(function*(root: string, options: HistoryGi
       if (!ok(log) || !ok(status) || !ok(prefix) || !ok(staged) || (Option.isSome(blameConfig) && blameConfig.value.stdout.trim() !== "")) {
         return yield* blameEach(blame, paths, BLAME_CONCURRENCY)
       }
-      const single = singleCommitPaths(Option.getOrThrow(log).stdout)
+      const single = remembered?.single ?? singleCommitPaths(Option.getOrThrow(log).stdout)
+      if (headId !== undefined && remembered === undefined) logged = { head: headId, commits, single }
       const dirty = dirtyPaths(Option.getOrThrow(status).stdout)
       const blobs = indexBlobs(Option.getOrThrow(staged).stdout)
       const top = Option.getOrThrow(prefix).stdout.replace(/\n$/, "")
