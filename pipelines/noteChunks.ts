@@ -22,7 +22,7 @@ import type { TokenCounterShape } from "../src/ports/TokenCounter.ts"
  * Notes per part: enough that a part keeps the chunker's worker busy (one starts per part), few
  * enough that a part's texts and chunks are a few megabytes.
  */
-export const NOTES_PER_PART = 1_000
+export const NOTES_PER_PART = 500
 
 /** A part of the run: its notes (those read) with all their chunks, and the notes that could not be read. */
 export interface ChunkedPart extends RebuildPart {
@@ -79,7 +79,8 @@ export const noteChunks = (options: NoteChunksOptions) => {
       Stream.grouped(options.notesPerPart ?? NOTES_PER_PART),
       Stream.mapEffect(Effect.fn("noteChunks.part")(function*(notes) {
         // The last part is written and let go: collected now, the heap stays near one part's size.
-        collectHeap()
+        // Before the first, what goes is the scan's: its pages are handed back too.
+        collectHeap({ release: done === 0 })
         const path = yield* Path.Path
         const history = yield* Effect.serviceOption(History)
         const isRepository = Option.isSome(history) ? yield* history.value.isRepository : false

@@ -10,23 +10,28 @@
 import { setFlagsFromString } from "node:v8"
 import { runInNewContext } from "node:vm"
 
-let collector: (() => void) | null | undefined
+let collector: ((options?: object) => void) | null | undefined
 
-const collectorOf = (): (() => void) | null => {
+const collectorOf = (): ((options?: object) => void) | null => {
   if (collector !== undefined) return collector
   try {
     const exposed = typeof (globalThis as { gc?: unknown }).gc === "function"
     if (!exposed) setFlagsFromString("--expose-gc")
     const gc = runInNewContext("gc") as unknown
     if (!exposed) setFlagsFromString("--no-expose-gc")
-    collector = typeof gc === "function" ? (gc as () => void) : null
+    collector = typeof gc === "function" ? (gc as (options?: object) => void) : null
   } catch {
     collector = null
   }
   return collector
 }
 
-/** Collects this thread's heap in full, where the platform allows it; otherwise nothing. */
-export const collectHeap = (): void => {
-  collectorOf()?.()
+/**
+ * Collects this thread's heap in full, where the platform allows it; otherwise nothing. `release`
+ * also hands the freed pages back to the system, as V8 does under memory pressure; it costs several
+ * collections and may drop compiled code, so it is for the one boundary where most of the heap
+ * goes at once (a scan's snapshot written aside).
+ */
+export const collectHeap = (options?: { readonly release?: boolean }): void => {
+  collectorOf()?.({ type: "major", execution: "sync", flavor: options?.release === true ? "last-resort" : "regular" })
 }
