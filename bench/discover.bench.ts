@@ -7,6 +7,7 @@
  *   npm run bench:discover                      generated repository
  *   npm run bench:discover -- --root DIR        an existing checkout instead (one file is touched and restored)
  *   npm run bench:discover -- --generate DIR    only write the generated repository to DIR
+ *   ... --packages N --documents M               its size: N packages of 500 modules (20), M documents (2,000)
  *
  * Warm scans run twice: offered the previous snapshot only (every file re-read and re-hashed), and
  * with the in-process hash cache as well (unchanged stamps skip the read).
@@ -20,11 +21,18 @@ import { discover } from "../pipelines/discover.ts"
 import type { Snapshot } from "../src/domain/Snapshot.ts"
 import * as ScanCache from "../src/discovery/ScanCache.ts"
 
-const PACKAGES = 20
+const sizeFlag = (name: string, fallback: number): number => {
+  const at = process.argv.indexOf(name)
+  const value = at >= 0 ? Number(process.argv[at + 1]) : fallback
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} takes a positive whole number`)
+  return value
+}
+
+const PACKAGES = sizeFlag("--packages", 20)
 const MODULES_PER_PACKAGE = 500
 const AREAS = 10
 const SUBDIRECTORIES = 5
-const DOCUMENTS = 2000
+const DOCUMENTS = sizeFlag("--documents", 2000)
 const DOCUMENT_SECTIONS = 40
 
 /** Park-Miller: a seeded generator so every run builds the same repository. */
