@@ -1,275 +1,46 @@
 /**
  * `.cairn/snapshot.json`: the last snapshot an index run produced, kept so the next run reuses
- * what did not change. It is cairn's own file, written whole (to a temporary name, then renamed),
- * so reading it back trusts it: the JSON is checked for shape, not decoded through the Snapshot
- * Schema (which took longer than the rest of a one-edit refresh), and adopted as canonical. A file
- * that is not a snapshot is ignored and the scan starts cold; it only ever makes a scan faster.
+ * what did not change, in the stored form of `src/discovery/SnapshotMemo.ts`, written whole (to a
+ * temporary name, then renamed; `StagedFile`). A memo is taken only while the file keeps the stamp
+ * of the staging that made it, checked before and after the read.
  */
 import { Effect, FileSystem, Option } from "effect"
 import type { PlatformError } from "effect/PlatformError"
-import { type Staged, stageWhole, stampOf } from "../layers/node/StagedFile.ts"
-import type { Coverage, Snapshot } from "../src/domain/Snapshot.ts"
-import {
-  adopt,
-  ENTITIES_TO_RELATIONS,
-  joinUnits,
-  rememberUnits,
-  serializeParts,
-  serializedUnits,
-  type SnapshotHeader,
-  unitDigests
-} from "../src/discovery/Assemble.ts"
-import { type Keys, snapshotKeys } from "../src/discovery/Fingerprints.ts"
+import type { Snapshot } from "../src/domain/Snapshot.ts"
 import type { Patched, StoredSnapshot } from "../src/discovery/Patch.ts"
 import type { ScanCache } from "../src/discovery/ScanCache.ts"
+import * as Memo from "../src/discovery/SnapshotMemo.ts"
+import { type Staged, stageWhole, stampOf } from "../layers/node/StagedFile.ts"
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value)
+export type { Staged }
+export type SnapshotMemo = Memo.SnapshotMemo
+export const asMemo = Memo.asMemo
 
-const every = (value: unknown, check: (item: Record<string, unknown>) => boolean): boolean =>
-  Array.isArray(value) && value.every((item) => isRecord(item) && check(item))
-
-/** The shape every reader of a previous snapshot relies on; deeper fields are the writer's promise. */
-const looksLikeSnapshot = (value: unknown): value is Snapshot =>
-  isRecord(value) &&
-  typeof value["schemaVersion"] === "number" &&
-  typeof value["pipelineVersion"] === "string" &&
-  isRecord(value["analyzerVersions"]) &&
-  typeof value["configurationHash"] === "string" &&
-  (value["sourceRevision"] === null || typeof value["sourceRevision"] === "string") &&
-  Array.isArray(value["compilerOptions"]) &&
-  typeof value["contentHash"] === "string" &&
-  every(value["entities"], (entity) => typeof entity["id"] === "string" && typeof entity["kind"] === "string" && Array.isArray(entity["evidence"])) &&
-  every(value["relations"], (relation) =>
-    typeof relation["from"] === "string" && typeof relation["to"] === "string" && typeof relation["kind"] === "string" && Array.isArray(relation["evidence"])) &&
-  every(value["coverage"], (entry) => typeof entry["scope"] === "string")
-
-/** Bumped whenever a unit's digest, its JSON or a snapshot's fingerprints would be derived differently. */
-const MEMO_FORMAT = "cairn/snapshot-memo@2"
-
-/**
- * What the scan that wrote a snapshot file knew of it beyond the file: each unit's digest, where
- * each entity's and relation's JSON lies in the file, and the snapshot's fingerprints. Kept beside
- * the file (in the scan cache), it spares the next one-shot run hashing and serialising every unit
- * it reuses, about half a second on a 10,000-module repository. Packed into strings, so reading
- * the scan cache (which every refresh does, most finding nothing changed) stays cheap.
- */
-export interface SnapshotMemo {
-  readonly format: typeof MEMO_FORMAT
-  readonly snapshotHash: string
-  /** The file as written: its size, modification time and inode, all of which the rename into place keeps. */
-  readonly stamp: string
-  /** Base64 of the 32-byte unit digests, in entity order. */
-  readonly digests: string
-  /** Base64 of little-endian uint32 UTF-8 lengths: the bytes before the first entity, each entity's JSON, each relation's. */
-  readonly lengths: string
-  readonly entities: number
-  readonly moduleKey: string
-  readonly resolutionKey: string
-}
-
-/** A memo as read back from JSON, or undefined for anything else. */
-export const asMemo = (value: unknown): SnapshotMemo | undefined =>
-  isRecord(value) && value["format"] === MEMO_FORMAT && typeof value["snapshotHash"] === "string" && typeof value["stamp"] === "string" &&
-    typeof value["digests"] === "string" && typeof value["lengths"] === "string" && Number.isSafeInteger(value["entities"]) &&
-    typeof value["moduleKey"] === "string" && typeof value["resolutionKey"] === "string"
-    ? value as unknown as SnapshotMemo
-    : undefined
-
-const lengthsOf = (memo: SnapshotMemo): Array<number> | undefined => {
-  const bytes = Buffer.from(memo.lengths, "base64")
-  if (bytes.length % 4 !== 0) return undefined
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  return Array.from({ length: bytes.length / 4 }, (_, i) => view.getUint32(i * 4, true))
-}
-
-/** Where the memo places each JSON piece in a snapshot file's bytes. */
-interface Located {
-  /** The bytes before the first entity, each entity's JSON, each relation's (UTF-8). */
-  readonly lengths: ReadonlyArray<number>
-  readonly entityStart: Float64Array
-  readonly relationStart: Float64Array
-  /** Where `],"coverage":` begins. */
-  readonly tail: number
-}
-
-const ENTITIES_OPEN = `"entities":[`
-const COVERAGE_OPEN = `],"coverage":`
-
-/**
- * Each JSON piece the memo places in `bytes`, entities then relations (`relations` of them, when
- * known). Undefined unless every piece is an object's braces between commas and the pieces end
- * exactly where the coverage begins.
- */
-const locate = (bytes: Buffer, memo: SnapshotMemo, relations?: number): Located | undefined => {
-  const lengths = lengthsOf(memo)
-  if (lengths === undefined || lengths.length < 1 + memo.entities) return undefined
-  const relationCount = lengths.length - 1 - memo.entities
-  if (relations !== undefined && relationCount !== relations) return undefined
-  let at = lengths[0]!
-  let next = 1
-  const place = (starts: Float64Array): boolean => {
-    for (let index = 0; index < starts.length; index++) {
-      if (index > 0 && bytes[at++] !== 44) return false
-      const end = at + lengths[next++]!
-      if (bytes[at] !== 123 || bytes[end - 1] !== 125) return false
-      starts[index] = at
-      at = end
-    }
-    return true
-  }
-  const holds = (text: string, from: number) => from >= 0 && bytes.toString("latin1", from, from + text.length) === text
-  if (!holds(ENTITIES_OPEN, at - ENTITIES_OPEN.length)) return undefined
-  const entityStart = new Float64Array(memo.entities)
-  if (!place(entityStart) || !holds(ENTITIES_TO_RELATIONS, at)) return undefined
-  at += ENTITIES_TO_RELATIONS.length
-  const relationStart = new Float64Array(relationCount)
-  return place(relationStart) && holds(COVERAGE_OPEN, at) ? { lengths, entityStart, relationStart, tail: at } : undefined
-}
-
-/**
- * Each JSON piece the memo places in the file, entities then relations (see `locate`): slices of
- * `text` when the file is all ASCII (a byte is a character), else each piece decoded on its own.
- */
-const cut = (bytes: Buffer, text: string, memo: SnapshotMemo, relations: number): { entities: Array<string>; relations: Array<string> } | undefined => {
-  const located = locate(bytes, memo, relations)
-  if (located === undefined) return undefined
-  const { lengths, entityStart, relationStart } = located
-  const entities = memo.entities
-  const piece = text.length === bytes.length
-    ? (start: number, length: number) => text.slice(start, start + length)
-    : (start: number, length: number) => bytes.toString("utf8", start, start + length)
-  return {
-    entities: Array.from(entityStart, (start, i) => piece(start, lengths[1 + i]!)),
-    relations: Array.from(relationStart, (start, i) => piece(start, lengths[1 + entities + i]!))
-  }
-}
-
-/** A snapshot file kept in its pieces, for a patch (see Patch.ts): its bytes and where its pieces lie. */
+/** A snapshot file kept in its pieces, for a patch (see Patch.ts). */
 export interface StoredFile {
   readonly stored: StoredSnapshot
-  readonly bytes: Buffer
-  readonly located: Located
-  readonly digests: Uint8Array
 }
 
-const looksLikeHeader = (value: unknown): value is SnapshotHeader =>
-  isRecord(value) && typeof value["schemaVersion"] === "number" && typeof value["pipelineVersion"] === "string" &&
-  isRecord(value["analyzerVersions"]) && typeof value["configurationHash"] === "string" &&
-  (value["sourceRevision"] === null || typeof value["sourceRevision"] === "string") && Array.isArray(value["compilerOptions"]) &&
-  Object.keys(value).join(",") === "schemaVersion,pipelineVersion,analyzerVersions,configurationHash,sourceRevision,compilerOptions"
-
-/**
- * The snapshot in `file` as its pieces, without decoding it: only its header and coverage are
- * read as JSON, and a piece when asked for. Given only with the memo of this very file (as `read`
- * checks it), or none.
- */
+/** The snapshot in `file` as its pieces; given only with the memo of this very file, or none. */
 export const readStored = (fs: FileSystem.FileSystem, file: string, memo: SnapshotMemo): Effect.Effect<Option.Option<StoredFile>> =>
   Effect.gen(function*() {
     const before = stampOf(file)
-    const read = yield* fs.readFile(file)
+    const bytes = yield* fs.readFile(file)
     if (before !== memo.stamp || stampOf(file) !== memo.stamp) return Option.none()
-    const bytes = Buffer.from(read.buffer, read.byteOffset, read.byteLength)
-    const located = locate(bytes, memo)
-    const digests = new Uint8Array(Buffer.from(memo.digests, "base64"))
-    if (located === undefined || digests.length !== 32 * memo.entities) return Option.none()
-    const header = JSON.parse(`${bytes.toString("utf8", 0, located.lengths[0]! - ENTITIES_OPEN.length - 1)}}`) as unknown
-    const tail = JSON.parse(`{${bytes.toString("utf8", located.tail + 2, bytes.length)}`) as unknown
-    if (!looksLikeHeader(header) || !isRecord(tail) || tail["contentHash"] !== memo.snapshotHash || !every(tail["coverage"], (entry) => typeof entry["scope"] === "string")) {
-      return Option.none()
-    }
-    const { lengths, entityStart, relationStart } = located
-    const entities = memo.entities
-    const stored: StoredSnapshot = {
-      header,
-      coverage: tail["coverage"] as ReadonlyArray<Coverage>,
-      contentHash: memo.snapshotHash,
-      entities,
-      relations: relationStart.length,
-      entityJson: (index) => bytes.toString("utf8", entityStart[index]!, entityStart[index]! + lengths[1 + index]!),
-      relationJson: (index) => bytes.toString("utf8", relationStart[index]!, relationStart[index]! + lengths[1 + entities + index]!),
-      digest: (index) => digests.subarray(32 * index, 32 * index + 32),
-      keys: { moduleKey: memo.moduleKey, resolutionKey: memo.resolutionKey }
-    }
-    return Option.some({ stored, bytes, located, digests })
+    return Option.map(Memo.decodeStored(bytes, memo), (stored) => ({ stored }))
   }).pipe(Effect.catchCause(() => Effect.succeed(Option.none<StoredFile>())))
 
-/** Pieces in a row: a stretch of the stored file holding consecutive pieces, or a new piece's JSON. */
-type Stretch = { readonly from: number; readonly to: number } | string
-
-/**
- * The patched snapshot written aside, with its memo: the stored file's bytes where nothing moved
- * (long stretches of them, not piece by piece), the patched units' JSON where they did.
- */
-export type { Staged }
-
-export const stagePatched = (fs: FileSystem.FileSystem, file: string, stored: StoredFile, patched: Patched): Effect.Effect<Staged & { readonly memo: SnapshotMemo | undefined }, PlatformError> => {
-  const { lengths, entityStart, relationStart } = stored.located
-  const entities = stored.stored.entities
-  const relationCount = relationStart.length
-  const entityEnd = (index: number) => entityStart[index]! + lengths[1 + index]!
-  const relationEnd = (index: number) => relationStart[index]! + lengths[1 + entities + index]!
-  const newLengths: Array<number> = []
-  const parts: Array<string | Uint8Array> = []
-  // Pieces `[start, end)` of one list, with the patched units' pieces in place of the ones they replace.
-  const list = (count: number, start: (index: number) => number, end: (index: number) => number, lengthAt: (index: number) => number, replacements: ReadonlyArray<{ readonly from: number; readonly to: number; readonly json: ReadonlyArray<string> }>) => {
-    const stretches: Array<Stretch> = []
-    let at = 0
-    for (const replacement of replacements) {
-      if (replacement.from > at) stretches.push({ from: at, to: replacement.from })
-      stretches.push(...replacement.json)
-      at = replacement.to
-    }
-    if (at < count) stretches.push({ from: at, to: count })
-    stretches.forEach((stretch, i) => {
-      if (i > 0) parts.push(",")
-      if (typeof stretch === "string") {
-        parts.push(stretch)
-        newLengths.push(Buffer.byteLength(stretch))
-      } else {
-        parts.push(stored.bytes.subarray(start(stretch.from), end(stretch.to - 1)))
-        for (let index = stretch.from; index < stretch.to; index++) newLengths.push(lengthAt(index))
-      }
-    })
-  }
-  const head = `${JSON.stringify(patched.header).slice(0, -1)},${ENTITIES_OPEN}`
-  parts.push(head)
-  newLengths.push(Buffer.byteLength(head))
-  list(entities, (i) => entityStart[i]!, entityEnd, (i) => lengths[1 + i]!, patched.units.map((unit) => ({ from: unit.index, to: unit.index + 1, json: [unit.entityJson] })))
-  parts.push(ENTITIES_TO_RELATIONS)
-  list(relationCount, (i) => relationStart[i]!, relationEnd, (i) => lengths[1 + entities + i]!, patched.units.map((unit) => ({ from: unit.replaces[0], to: unit.replaces[1], json: unit.relationJson })))
-  parts.push(`${COVERAGE_OPEN}${JSON.stringify(patched.coverage)},"contentHash":${JSON.stringify(patched.contentHash)}}`, "\n")
-  const digests = new Uint8Array(stored.digests)
-  for (const unit of patched.units) digests.set(unit.digest, 32 * unit.index)
-  return Effect.map(stageWhole(fs, file, parts), (staged) => ({
-    ...staged,
-    memo: staged.stamp === undefined ? undefined : memoOf(staged.stamp, patched.contentHash, digests, newLengths, entities, patched.keys)
+const staged = (fs: FileSystem.FileSystem, file: string, encoded: Memo.Encoded) =>
+  Effect.map(stageWhole(fs, file, encoded.parts), (written) => ({
+    ...written,
+    memo: written.stamp === undefined ? undefined : encoded.memo(written.stamp)
   }))
-}
 
-/** The memo of a file staged with `stamp`. */
-const memoOf = (stamp: string, snapshotHash: string, digests: Uint8Array, lengths: ReadonlyArray<number>, entities: number, keys: Keys): SnapshotMemo => {
-  const packed = new DataView(new ArrayBuffer(4 * lengths.length))
-  lengths.forEach((length, i) => packed.setUint32(4 * i, length, true))
-  return {
-    format: MEMO_FORMAT,
-    snapshotHash,
-    stamp,
-    digests: Buffer.from(digests.buffer, digests.byteOffset, digests.byteLength).toString("base64"),
-    lengths: Buffer.from(packed.buffer).toString("base64"),
-    entities,
-    moduleKey: keys.moduleKey,
-    resolutionKey: keys.resolutionKey
-  }
-}
+/** The patched snapshot written aside, with its memo. */
+export const stagePatched = (fs: FileSystem.FileSystem, file: string, stored: StoredFile, patched: Patched): Effect.Effect<Staged & { readonly memo: SnapshotMemo | undefined }, PlatformError> =>
+  Effect.suspend(() => staged(fs, file, Memo.encodePatched(stored.stored, patched)))
 
-/**
- * The snapshot in `file`, adopted into `cache`, or none when there is no readable snapshot there.
- * A `memo` of this very file (its stamp unchanged from before the read to after it, and naming
- * the snapshot read) hands the units' digests and the snapshot's fingerprints to the cache; with
- * `json`, the units' JSON as well, which (as slices of the file's text when it is all ASCII) may
- * keep all of that text alive as long as any of them is: for a run that ends with its process, not
- * for a long-lived one.
- */
+/** The snapshot in `file`, adopted into `cache`, or none when there is no readable snapshot there (see `Memo.decode`). */
 export const read = (
   fs: FileSystem.FileSystem,
   file: string,
@@ -278,41 +49,11 @@ export const read = (
 ): Effect.Effect<Option.Option<Snapshot>> =>
   Effect.gen(function*() {
     const before = memo === undefined ? undefined : stampOf(file)
-    const read = yield* fs.readFile(file)
-    const bytes = Buffer.from(read.buffer, read.byteOffset, read.byteLength)
-    const text = bytes.toString("utf8", 0, bytes.length)
-    const parsed = yield* Effect.try(() => JSON.parse(text) as unknown)
-    if (!looksLikeSnapshot(parsed)) return Option.none<Snapshot>()
-    adopt(parsed, cache)
-    const known = memo?.memo
-    if (known === undefined || before !== known.stamp || stampOf(file) !== known.stamp || known.snapshotHash !== parsed.contentHash || known.entities !== parsed.entities.length) {
-      return Option.some(parsed)
-    }
-    const pieces = cut(bytes, text, known, parsed.relations.length)
-    if (pieces !== undefined) {
-      rememberUnits(parsed, cache, { digests: new Uint8Array(Buffer.from(known.digests, "base64")), ...(memo!.json ? pieces : {}) })
-      snapshotKeys(cache).set(parsed, { moduleKey: known.moduleKey, resolutionKey: known.resolutionKey })
-    }
-    return Option.some(parsed)
+    const bytes = yield* fs.readFile(file)
+    const held = memo !== undefined && before === memo.memo.stamp && stampOf(file) === memo.memo.stamp
+    return Memo.decode(bytes, cache, held ? memo : undefined)
   }).pipe(Effect.orElseSucceed(() => Option.none<Snapshot>()))
 
-/**
- * `snapshot` written aside, to be put in place by `commit`: a reader never sees half a file, even if
- * this process dies mid-write. With it comes the memo of the file, when the cache knows every unit.
- */
-export const stage = (
-  fs: FileSystem.FileSystem,
-  file: string,
-  snapshot: Snapshot,
-  cache: ScanCache
-): Effect.Effect<Staged & { readonly memo: SnapshotMemo | undefined }, PlatformError> => {
-  const pieces = serializedUnits(snapshot, cache)
-  const digests = pieces === undefined ? undefined : unitDigests(snapshot, cache)
-  const keys = snapshotKeys(cache).get(snapshot)
-  const parts = pieces === undefined ? serializeParts(snapshot) : joinUnits(pieces)
-  return Effect.map(stageWhole(fs, file, [...parts, "\n"]), (staged) => {
-    if (pieces === undefined || digests === undefined || keys === undefined || staged.stamp === undefined) return { ...staged, memo: undefined }
-    const lengths = [pieces.head, ...pieces.entities, ...pieces.relations].map((json) => Buffer.byteLength(json))
-    return { ...staged, memo: memoOf(staged.stamp, snapshot.contentHash, digests, lengths, pieces.entities.length, keys) }
-  })
-}
+/** `snapshot` written aside, to be put in place by `commit`, with the memo of the file when the cache knows every unit. */
+export const stage = (fs: FileSystem.FileSystem, file: string, snapshot: Snapshot, cache: ScanCache): Effect.Effect<Staged & { readonly memo: SnapshotMemo | undefined }, PlatformError> =>
+  Effect.suspend(() => staged(fs, file, Memo.encode(snapshot, cache)))
