@@ -9,7 +9,7 @@
 import { Effect, FileSystem } from "effect"
 import * as ScanCache from "../src/discovery/ScanCache.ts"
 import { stageWhole } from "../layers/node/StagedFile.ts"
-import { asMemo, type SnapshotMemo } from "./snapshotFile.ts"
+import { asMemo, type SnapshotMemo } from "../src/discovery/SnapshotMemo.ts"
 
 const FORMAT = "cairn/scan-cache@2"
 

@@ -8,6 +8,7 @@
  */
 import { Effect, FileSystem, Layer, Option } from "effect"
 import type { Scope } from "effect"
+import * as NodePath from "node:path"
 import type { PlatformError } from "effect/PlatformError"
 import * as SnapshotMemo from "../../src/discovery/SnapshotMemo.ts"
 import { SnapshotStore, SnapshotStoreError, type StagedSnapshot } from "../../src/ports/SnapshotStore.ts"
@@ -51,5 +52,8 @@ export const make = Effect.fnUntraced(function*(file: string) {
   })
 })
 
-/** The store over `file` (`<root>/.cairn/snapshot.json` for a repository); its folder must exist before a stage. */
+/** Where a repository's snapshot is kept: beside its index, in cairn's folder. */
+export const defaultPath = (root: string): string => NodePath.join(root, ".cairn", "snapshot.json")
+
+/** The store over `file` (`defaultPath(root)` for a repository); its folder must exist before a stage. */
 export const layer = (file: string): Layer.Layer<SnapshotStore, never, FileSystem.FileSystem> => Layer.effect(SnapshotStore, make(file))
