@@ -22,7 +22,8 @@ export const MAX_FEW_FILES = 32
 /** Files per group: small enough that the main thread's turns stay short. */
 const GROUP = 25
 
-const chunkAll: ChunkerPoolShape["chunkAll"] = (requests, counter, onProgress, chunking) => {
+/** `chunkAll` with `workers` threads beside the calling one (by default one per core but its own). */
+const chunkAll = (workers: number | undefined): ChunkerPoolShape["chunkAll"] => (requests, counter, onProgress, chunking) => {
   if (requests.length <= MAX_FEW_FILES) return inProcessFew.chunkAll(requests, counter, onProgress, chunking)
   if (requests.length < MIN_POOLED_BATCH || counter.id !== defaultCounter.id) return inProcess.chunkAll(requests, counter, onProgress, chunking)
   const groups = groupsOf(requests, GROUP)
@@ -38,6 +39,7 @@ const chunkAll: ChunkerPoolShape["chunkAll"] = (requests, counter, onProgress, c
     // The settings go to the workers with the batch: plain data, as the requests are.
     context: chunking ?? {},
     local: (group) => inProcess.chunkAll(group, counter, undefined, chunking),
+    workers,
     onGroup: (id) => {
       done += sizes[id]!
       if (done - reported >= PROGRESS_EVERY || done === total) {
@@ -48,6 +50,9 @@ const chunkAll: ChunkerPoolShape["chunkAll"] = (requests, counter, onProgress, c
   })
 }
 
-export const pool: ChunkerPoolShape = { chunkAll }
+/** The pool, with `workers` threads sharing a large batch with the calling one. */
+export const make = (options: { readonly workers?: number } = {}): ChunkerPoolShape => ({ chunkAll: chunkAll(options.workers) })
+
+export const pool: ChunkerPoolShape = make()
 
 export const layer: Layer.Layer<never> = Layer.succeed(ChunkerPool, pool)

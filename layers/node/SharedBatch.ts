@@ -67,13 +67,15 @@ export const shareBatch = <A, B, C, E, R>(options: {
   readonly onGroup?: (id: number) => void
   /** This thread claims groups only once this is done (it has other work first), or the workers are. By default at once. */
   readonly joinAfter?: Effect.Effect<void> | undefined
+  /** Worker threads to start; by default one per core but the one this thread keeps. None: this thread answers every group. */
+  readonly workers?: number | undefined
 }): Effect.Effect<ReadonlyArray<B>, E, R> => {
   const { groups, local } = options
   const onGroup = options.onGroup ?? (() => {})
   const next = new SharedArrayBuffer(4)
   const results: Array<ReadonlyArray<B> | undefined> = new Array(groups.length)
   const entry = options.worker
-  const size = entry === undefined ? 0 : Math.max(1, NodeOs.availableParallelism() - 1)
+  const size = entry === undefined ? 0 : options.workers ?? Math.max(1, NodeOs.availableParallelism() - 1)
   return Effect.acquireUseRelease(
     Effect.sync(() =>
       Array.from({ length: size }, () => {
