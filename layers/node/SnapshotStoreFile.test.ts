@@ -60,19 +60,18 @@ describe("snapshot memo", () => {
   /** REPO scanned on a cache of its own, its snapshot staged and committed as `snapshot.json` in `directory`. */
   const scannedAndStaged = (directory: string) =>
     Effect.gen(function*() {
-      const fs = yield* FileSystem.FileSystem
       const file = join(directory, "snapshot.json")
       const cache = ScanCache.make()
       const snapshot = yield* scanMemory(REPO, { cache })
       const staged = yield* stage(file, snapshot, cache)
       yield* staged.commit
-      return { cache, file, fs, snapshot, staged }
+      return { cache, file, snapshot, staged }
     })
 
   it.effect("hands a fresh cache the digests, JSON and keys of the snapshot its file holds, and nothing once the file is rewritten", () =>
     inTemp((directory) =>
       Effect.gen(function*() {
-        const { cache, file, fs, snapshot, staged } = yield* scannedAndStaged(directory)
+        const { cache, file, snapshot, staged } = yield* scannedAndStaged(directory)
         const memo = staged.memo
         assert.isDefined(memo)
         if (memo === undefined) return
@@ -119,7 +118,7 @@ describe("snapshot memo", () => {
   it.effect("a scan offered the adopted snapshot gives the same bytes and hash as one on the cache that wrote it", () =>
     inTemp((directory) =>
       Effect.gen(function*() {
-        const { cache, file, fs, snapshot, staged } = yield* scannedAndStaged(directory)
+        const { cache, file, snapshot, staged } = yield* scannedAndStaged(directory)
         const edited = { ...REPO, "src/helper.ts": `export const helper = 2\nexport const other = 3\n` }
         const expected = yield* scanMemory(edited, { previous: snapshot, cache })
         const fresh = ScanCache.make()
