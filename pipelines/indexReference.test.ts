@@ -11,8 +11,10 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as Recall from "../layers/Recall.ts"
 import * as IndexStoreMemory from "../layers/reference/IndexStoreMemory.ts"
+import * as SnapshotStoreMemory from "../layers/reference/SnapshotStoreMemory.ts"
 import * as TokenCounterDefault from "../layers/tokens/TokenCounterDefault.ts"
 import { IndexStore } from "../src/ports/IndexStore.ts"
+import { SnapshotStore } from "../src/ports/SnapshotStore.ts"
 import { indexLayer, indexRepository } from "./indexRepository.ts"
 import { recall } from "./recall.ts"
 
@@ -34,8 +36,8 @@ const repository = (): string => {
   return root
 }
 
-const onReference = (store: IndexStore["Service"]) =>
-  Layer.mergeAll(Layer.succeed(IndexStore, store), TokenCounterDefault.layer, NodeServices.layer)
+const onReference = (store: IndexStore["Service"], snapshots: SnapshotStore["Service"]) =>
+  Layer.mergeAll(Layer.succeed(IndexStore, store), Layer.succeed(SnapshotStore, snapshots), TokenCounterDefault.layer, NodeServices.layer)
 
 /** What a reader of any IndexStore sees of an index: notes, and every note's chunks. */
 const held = Effect.gen(function*() {
@@ -55,8 +57,10 @@ describe("the index pipeline on the reference layers", () => {
       const root = repository()
       yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(root, { recursive: true, force: true })))
       const memory = IndexStoreMemory.make()
+      // The run's snapshot, kept for the next run as the index is.
+      const snapshots = yield* SnapshotStoreMemory.make
 
-      const cold = yield* indexRepository({ root, now: NOW }).pipe(Effect.provide(onReference(memory.store)))
+      const cold = yield* indexRepository({ root, now: NOW }).pipe(Effect.provide(onReference(memory.store, snapshots)))
       assert.isFalse(cold.upToDate)
       assert.isTrue(cold.retrained)
       assert.strictEqual(cold.notes, 4)
@@ -73,8 +77,10 @@ describe("the index pipeline on the reference layers", () => {
 
       // One file changes: only its note is indexed again, and its old chunks are gone.
       writeFileSync(join(root, "docs/deploy.md"), "# Deploying\n\nDeploys are rolled back with the release tool's revert command.\n")
-      const warm = yield* indexRepository({ root, now: NOW + 60_000 }).pipe(Effect.provide(onReference(memory.store)))
+      const warm = yield* indexRepository({ root, now: NOW + 60_000 }).pipe(Effect.provide(onReference(memory.store, snapshots)))
       assert.deepStrictEqual([warm.upToDate, warm.retrained, warm.notesIndexed, warm.notesUnchanged], [false, false, 1, 3])
+      // The last run's snapshot, read back from the reference store, was patched rather than scanned again.
+      assert.isTrue(warm.snapshotPatched)
       const after = yield* memory.contents
       const deploy = after.chunks.filter((chunk) => chunk.noteId === "docs/deploy.md")
       assert.isTrue(deploy.some((chunk) => chunk.text.includes("rolled back")))

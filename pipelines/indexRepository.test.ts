@@ -7,6 +7,7 @@ import { join } from "node:path"
 import { setFlagsFromString } from "node:v8"
 import { runInNewContext } from "node:vm"
 import * as ScanCache from "../src/discovery/ScanCache.ts"
+import * as SnapshotStoreFile from "../layers/node/SnapshotStoreFile.ts"
 import { scanMemory } from "../test/discovery/support.ts"
 import { stageScan } from "./indexRepository.ts"
 
@@ -19,7 +20,7 @@ describe("stageScan", () => {
     Effect.gen(function*() {
       const cache = ScanCache.make()
       const snapshot = yield* scanMemory({ "src/a.ts": "export const a = 1\n", "docs/a.md": "# A\n\nSee `a`.\n" }, { cache })
-      const staged = yield* stageScan(root, snapshot, cache, "fingerprint")
+      const staged = yield* stageScan(root, snapshot, cache, "fingerprint").pipe(Effect.provide(SnapshotStoreFile.layer(SnapshotStoreFile.defaultPath(root))))
       return { staged, snapshot: new WeakRef(snapshot), cache: new WeakRef(cache) }
     })
 

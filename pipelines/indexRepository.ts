@@ -7,6 +7,7 @@
 import * as NodeChildProcessSpawner from "@effect/platform-node/NodeChildProcessSpawner"
 import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
 import { Effect, FileSystem, Layer, Option, Path, Stream } from "effect"
+import type { Scope } from "effect"
 import type * as Digest from "effect/crypto/Digest"
 import type { PlatformError } from "effect/PlatformError"
 import type { Chunk, ChunkId } from "../src/domain/Chunk.ts"
@@ -14,10 +15,11 @@ import { DiscoveryError, SourceUnreadable } from "../src/domain/DiscoveryError.t
 import type { Snapshot } from "../src/domain/Snapshot.ts"
 import { unitsOf } from "../src/discovery/Assemble.ts"
 import type { DiscoveryConfig } from "../src/discovery/DiscoveryConfig.ts"
-import type { Patched } from "../src/discovery/Patch.ts"
+import type { Patched, StoredSnapshot } from "../src/discovery/Patch.ts"
 import type { Phase, Progress } from "../src/discovery/Progress.ts"
 import type { PreviousUnits } from "../src/discovery/Reuse.ts"
 import * as ScanCache from "../src/discovery/ScanCache.ts"
+import type { SnapshotMemo } from "../src/discovery/SnapshotMemo.ts"
 import { redactor } from "../src/discovery/SecretScan.ts"
 import { scanFingerprint } from "../src/discovery/Unchanged.ts"
 import type { Listing } from "../src/discovery/Walk.ts"
@@ -28,9 +30,11 @@ import type { TextEncoderModel } from "../src/index/HashingEmbedder.ts"
 import * as Lsa from "../src/index/LatentSemanticEmbedder.ts"
 import type { NoteEdge } from "../src/ports/GraphStore.ts"
 import { TokenCounter } from "../src/ports/TokenCounter.ts"
+import { SnapshotStore, type SnapshotStoreError, type StagedSnapshot } from "../src/ports/SnapshotStore.ts"
 import * as ChunkerPoolNode from "../layers/node/ChunkerPoolNode.ts"
 import { collectHeap } from "../layers/node/HeapCollect.ts"
 import * as HistoryGit from "../layers/node/HistoryGit.ts"
+import * as SnapshotStoreFile from "../layers/node/SnapshotStoreFile.ts"
 import * as TrainingNode from "../layers/node/TrainingNode.ts"
 import * as Database from "../layers/sqlite/Database.ts"
 import { DatabaseError } from "../layers/sqlite/DatabaseError.ts"
@@ -41,7 +45,6 @@ import * as TokenCounterDefault from "../layers/tokens/TokenCounterDefault.ts"
 import { rememberedVerdict, scanConfig } from "./upToDate.ts"
 import type { IndexMemory } from "./indexMemory.ts"
 import * as ScanCacheFile from "./scanCacheFile.ts"
-import * as SnapshotFile from "./snapshotFile.ts"
 import { type ChunkedPart, noteChunks } from "./noteChunks.ts"
 import { compareIds } from "../src/domain/Ranking.ts"
 
@@ -136,14 +139,15 @@ const requireIndexable = Effect.fn("indexRepository.requireIndexable")(function*
 
 /**
  * The layers an index run needs, over the index file of `root` (or `path`, where a new one is
- * built aside): the writer, the counter, git history, chunking and training shared with worker
- * threads. The root is checked first, so a mistyped path, or one the run could not finish in,
- * creates no `.cairn` folder.
+ * built aside): the writer, the snapshot store, the counter, git history, chunking and training
+ * shared with worker threads. The root is checked first, so a mistyped path, or one the run could
+ * not finish in, creates no `.cairn` folder.
  */
 export const indexLayer = (root: string, path: string = Database.defaultPath(root)) =>
   Layer.unwrap(Effect.gen(function*() {
     yield* requireIndexable(yield* FileSystem.FileSystem, yield* Path.Path, root)
-    return Layer.mergeAll(IndexStoreSqlite.layer, TokenCounterDefault.layer, HistoryGit.layer(root), ChunkerPoolNode.layer, TrainingNode.layer).pipe(
+    const snapshots = SnapshotStoreFile.layer(SnapshotStoreFile.defaultPath(root))
+    return Layer.mergeAll(IndexStoreSqlite.layer, snapshots, TokenCounterDefault.layer, HistoryGit.layer(root), ChunkerPoolNode.layer, TrainingNode.layer).pipe(
       Layer.provideMerge(Database.layer({ path })),
       Layer.provide(NodeChildProcessSpawner.layer)
     )
@@ -279,8 +283,7 @@ const scanSince = Effect.fn("indexRepository.scanSince")(function*(options: {
     const { root, config, remembered, manifest } = options
     const verdict = options.rebuild === true ? undefined : yield* rememberedVerdict(options)
     if (manifest !== undefined && verdict?.unchanged === true) return { _tag: "UpToDate", manifest } satisfies UpToDate
-    const fs = yield* FileSystem.FileSystem
-    const path = yield* Path.Path
+    const snapshots = yield* SnapshotStore
     let cache = remembered.cache
     if (options.patchable !== undefined && verdict !== undefined && remembered.memo !== undefined) {
       const patched = yield* patchSince({ root, config, memo: remembered.memo, listing: verdict.listing, cache, indexed: options.patchable })
@@ -290,7 +293,7 @@ const scanSince = Effect.fn("indexRepository.scanSince")(function*(options: {
     // keeps its cache (`keepsCache`) takes only digests and fingerprints.
     const memo = remembered.memo === undefined ? undefined : { memo: remembered.memo, json: options.keepsCache !== true }
     const previous = options.rebuild === true ? undefined
-      : options.previous ?? Option.getOrUndefined(yield* SnapshotFile.read(fs, path.join(cairnDir(path, root), "snapshot.json"), cache, memo))
+      : options.previous ?? Option.getOrUndefined(yield* snapshots.read(cache, memo))
     const report = options.onProgress
     const onProgress = report === undefined
       ? undefined
@@ -325,7 +328,7 @@ interface FullScan {
 interface PatchedScan {
   readonly _tag: "Patched"
   readonly patched: Patched
-  readonly stored: SnapshotFile.StoredFile
+  readonly stored: StoredSnapshot
   readonly cache: ScanCache.ScanCache
   /** The notes the index holds, as many as the patched snapshot has: a patch adds and deletes none. */
   readonly notes: number
@@ -349,20 +352,18 @@ const noteOfEntity = (id: string): string | undefined => {
 const patchSince = Effect.fn("indexRepository.patchSince")(function*(options: {
   readonly root: string
   readonly config: Partial<DiscoveryConfig>
-  readonly memo: SnapshotFile.SnapshotMemo
+  readonly memo: SnapshotMemo
   readonly listing: Listing
   readonly cache: ScanCache.ScanCache
   readonly indexed: PatchableIndex
 }) {
-  const fs = yield* FileSystem.FileSystem
-  const path = yield* Path.Path
   const { root, cache } = options
   // Notes lost from the index since its commit (a damaged file) are put back by the full scan.
   if ((yield* options.indexed.held) !== options.indexed.notes) return undefined
-  const stored = yield* SnapshotFile.readStored(fs, path.join(cairnDir(path, root), "snapshot.json"), options.memo)
+  const stored = yield* (yield* SnapshotStore).readStored(options.memo)
   if (Option.isNone(stored)) return undefined
   const { patch } = yield* discoveryModule
-  const patched = yield* patch({ root, stored: stored.value.stored, listing: options.listing, config: options.config, cache }).pipe(
+  const patched = yield* patch({ root, stored: stored.value, listing: options.listing, config: options.config, cache }).pipe(
     Effect.catchDefect(() => Effect.succeed(undefined))
   )
   if (patched === undefined) return undefined
@@ -421,50 +422,46 @@ export const pendingChanges = Effect.fn("pendingChanges")(function*(options: { r
 }, (effect) => Effect.provide(effect, NodeCrypto.layerDigest))
 
 /**
- * The snapshot and scan cache files of a scan, written aside into `<root>/.cairn/` for as long as
- * the enclosing scope: `commit` puts both in place, once the index holds that scan; closing the
- * scope removes whatever was not committed, whether the run failed or was interrupted (staging is
- * not interruptible, so no file is written without its removal registered).
+ * A scan's snapshot, staged in the `SnapshotStore`, and its scan cache file, written aside into
+ * `<root>/.cairn/`, for as long as the enclosing scope: `commit` puts both in place, once the index
+ * holds that scan; closing the scope removes whatever was not committed, whether the run failed or
+ * was interrupted (staging is not interruptible, so nothing is written without its removal registered).
  */
 export const stageScan = (root: string, snapshot: Snapshot, cache: ScanCache.ScanCache, fingerprint: string) =>
-  stageFiles(root, fingerprint, snapshot.contentHash, (fs, file) => SnapshotFile.stage(fs, file, snapshot, cache), cache)
+  stageFiles(root, fingerprint, snapshot.contentHash, (snapshots) => snapshots.stage(snapshot, cache), cache)
 
-/** Writes a scan's snapshot file aside as `file`, with the memo of what it wrote when there is one. */
-type SnapshotStager = (
-  fs: FileSystem.FileSystem,
-  file: string
-) => Effect.Effect<SnapshotFile.Staged & { readonly memo: SnapshotFile.SnapshotMemo | undefined }, PlatformError>
+/** Stages a scan's snapshot in `snapshots`, with the memo of what it staged when there is one. */
+type SnapshotStager = (snapshots: SnapshotStore["Service"]) => Effect.Effect<StagedSnapshot, SnapshotStoreError, Scope.Scope>
 
-/** `stageScan` of whatever `stageSnapshot` writes as the snapshot file. */
+/** A scan's files written aside: `commit` puts them in place. */
+interface StagedScan {
+  readonly commit: Effect.Effect<void, SnapshotStoreError | PlatformError>
+}
+
+/** `stageScan` of whatever `stageSnapshot` stages as the snapshot. */
 const stageFiles = (root: string, fingerprint: string, snapshotHash: string, stageSnapshot: SnapshotStager, cache: ScanCache.ScanCache) =>
-  // Not `acquireRelease`, whose finalizer keeps the acquiring effect, and with it the snapshot and
-  // the scan's memo tables (over 100 MB on a large repository), alive until the scope closes.
-  Effect.uninterruptible(Effect.tap(
-    Effect.gen(function*() {
-      const fs = yield* FileSystem.FileSystem
-      const path = yield* Path.Path
-      yield* makeCairnDir(fs, path, root)
-      const snapshotFile = yield* stageSnapshot(fs, path.join(cairnDir(path, root), "snapshot.json"))
-      const cacheFile = yield* ScanCacheFile.stage(fs, path.join(cairnDir(path, root), "scan-cache.json"), cache, {
-        fingerprint,
-        snapshotHash,
-        memo: snapshotFile.memo
-      })
-        .pipe(Effect.onError(() => snapshotFile.discard))
-      return {
-        commit: Effect.andThen(snapshotFile.commit, cacheFile.commit),
-        discard: Effect.andThen(snapshotFile.discard, cacheFile.discard)
-      } satisfies SnapshotFile.Staged
-    }),
-    releasedWithScope
-  ))
+  Effect.uninterruptible(Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const path = yield* Path.Path
+    yield* makeCairnDir(fs, path, root)
+    const snapshot = yield* stageSnapshot(yield* SnapshotStore)
+    const cacheFile = yield* Effect.tap(
+      ScanCacheFile.stage(fs, path.join(cairnDir(path, root), "scan-cache.json"), cache, { fingerprint, snapshotHash, memo: snapshot.memo }),
+      releasedWithScope
+    )
+    return { commit: Effect.andThen(snapshot.commit, cacheFile.commit) } satisfies StagedScan
+  }))
 
-const releasedWithScope = (staged: SnapshotFile.Staged) => Effect.addFinalizer(() => staged.discard)
+// Not `acquireRelease`, whose finalizer keeps the acquiring effect, and with it the snapshot and
+// the scan's memo tables (over 100 MB on a large repository), alive until the scope closes.
+const releasedWithScope = (staged: { readonly discard: Effect.Effect<void> }) => Effect.addFinalizer(() => staged.discard)
 
 /** Brings `.cairn/`'s snapshot and scan cache up to what `memory` holds, if they lag behind. */
 export const saveIndexMemory = Effect.fn("indexRepository.saveIndexMemory")(function*(root: string, memory: IndexMemory) {
   if (memory.saved !== false || memory.snapshot === undefined || memory.cache === undefined || memory.fingerprint === undefined) return
-  yield* Effect.scoped(Effect.flatMap(stageScan(root, memory.snapshot, memory.cache, memory.fingerprint), (staged) => staged.commit))
+  yield* Effect.scoped(Effect.flatMap(stageScan(root, memory.snapshot, memory.cache, memory.fingerprint), (staged) => staged.commit)).pipe(
+    Effect.provide(SnapshotStoreFile.layer(SnapshotStoreFile.defaultPath(root)))
+  )
   memory.saved = true
 })
 
@@ -504,7 +501,7 @@ interface Scan {
   readonly rewrite: boolean
   /** How the tree was read: a patch of the last snapshot, or a scan. */
   readonly _tag: "Patched" | "Scanned"
-  readonly files: SnapshotFile.Staged | undefined
+  readonly files: StagedScan | undefined
   readonly kept: { readonly snapshot: Snapshot; readonly cache: ScanCache.ScanCache; readonly fingerprint: string } | undefined
 }
 
@@ -607,7 +604,7 @@ const patchedScan = Effect.fn("indexRepository.patchedScan")(function*(root: str
       if (to !== undefined && to !== note) edges.push({ from: note, to, verb: relation.kind })
     }
   }
-  const files = yield* stageFiles(root, run.fingerprint, patched.contentHash, (fs, file) => SnapshotFile.stagePatched(fs, file, stored, patched), cache)
+  const files = yield* stageFiles(root, run.fingerprint, patched.contentHash, (snapshots) => snapshots.stagePatched(stored, patched), cache)
   return {
     _tag: "Patched",
     notes,

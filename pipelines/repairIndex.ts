@@ -11,7 +11,7 @@ import { recordStamp, stampPath } from "../layers/sqlite/Damage.ts"
 import { DatabaseError } from "../layers/sqlite/DatabaseError.ts"
 import { IndexWriteError } from "../src/ports/IndexStore.ts"
 import { indexLayer, type IndexOptions, indexRepository } from "./indexRepository.ts"
-import { removeStaleTemporaries, temporaryName } from "./snapshotFile.ts"
+import { removeStaleTemporaries, temporaryName } from "../layers/node/StagedFile.ts"
 
 /** How the file is damaged, when the error says it is. */
 const damageOf = (error: unknown): string | undefined =>

@@ -8,7 +8,8 @@
  */
 import { Effect, FileSystem } from "effect"
 import * as ScanCache from "../src/discovery/ScanCache.ts"
-import { asMemo, type SnapshotMemo, stageWhole } from "./snapshotFile.ts"
+import { stageWhole } from "../layers/node/StagedFile.ts"
+import { asMemo, type SnapshotMemo } from "../src/discovery/SnapshotMemo.ts"
 
 const FORMAT = "cairn/scan-cache@2"
 

@@ -11,6 +11,7 @@ import { IndexHealth, IndexHealthError, type IndexHealthReading, withFilesChange
 import { IndexedRepository } from "../layers/Embedded.ts"
 import * as Database from "../layers/sqlite/Database.ts"
 import * as IndexStoreSqlite from "../layers/sqlite/IndexStoreSqlite.ts"
+import * as SnapshotStoreFile from "../layers/node/SnapshotStoreFile.ts"
 import { IndexStore } from "../src/ports/IndexStore.ts"
 import type { DiscoveryConfig } from "../src/discovery/DiscoveryConfig.ts"
 import type { PendingChanges } from "./indexRepository.ts"
@@ -46,7 +47,7 @@ const pendingUnder = Effect.fn("staleness.pendingUnder")(function*(options: { re
   // Any doubt (an unreadable listing, a missing cache) is left to the scan to report.
   if (yield* confirmedUpToDate(options).pipe(Effect.catch(() => Effect.succeed(false)))) return NONE_PENDING
   const { pendingChanges } = yield* Effect.promise(() => import("./indexRepository.ts"))
-  return yield* pendingChanges(options)
+  return yield* pendingChanges(options).pipe(Effect.provide(SnapshotStoreFile.layer(SnapshotStoreFile.defaultPath(options.root))))
 })
 
 /** The files that differ from the index, read-only: the index file is opened for reading alone. */

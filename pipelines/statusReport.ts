@@ -4,6 +4,7 @@
  * the next `cairn index` rebuild. It opens the index read-only and creates nothing.
  */
 import { Effect, Layer } from "effect"
+import * as SnapshotStoreFile from "../layers/node/SnapshotStoreFile.ts"
 import * as Database from "../layers/sqlite/Database.ts"
 import { isCorruption } from "../layers/sqlite/Damage.ts"
 import { DatabaseError } from "../layers/sqlite/DatabaseError.ts"
@@ -51,7 +52,9 @@ export const statusReport = Effect.fn("statusReport.statusReport")(function*(roo
       try: () => connection.prepare("SELECT * FROM manifest WHERE key = 1").get() as ManifestRow | undefined,
       catch: (error) => new DatabaseError({ reason: isCorruption(error) ? "damaged" : "open_failed", path, detail: error instanceof Error ? error.message : String(error) })
     })
-    const pending = yield* pendingChanges({ root, ...(config.discovery === undefined ? {} : { discovery: config.discovery }) })
+    const pending = yield* pendingChanges({ root, ...(config.discovery === undefined ? {} : { discovery: config.discovery }) }).pipe(
+      Effect.provide(SnapshotStoreFile.layer(SnapshotStoreFile.defaultPath(root)))
+    )
     const builtUnder = yield* (yield* IndexStore).builtUnder
     return { manifest, pending, builtUnder, vectorsUnavailable }
   })

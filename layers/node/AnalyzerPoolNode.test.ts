@@ -1,8 +1,14 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Deferred, Effect } from "effect"
-import { inProcess } from "../../src/ports/AnalyzerPool.ts"
-import { MIN_POOLED_BATCH, pool } from "./AnalyzerPoolNode.ts"
+import { Deferred, Effect, Layer } from "effect"
+import { AnalyzerPool, inProcess } from "../../src/ports/AnalyzerPool.ts"
+import { contract } from "../contracts/AnalyzerPool.contract.ts"
+import { layer, make, MIN_POOLED_BATCH, pool } from "./AnalyzerPoolNode.ts"
 import { groupsOf, shareBatch } from "./SharedBatch.ts"
+
+// Every backend's behaviour: as discovery runs it, and with no worker or more workers than cores.
+contract("node", layer)
+contract("node, no worker", Layer.succeed(AnalyzerPool, make({ workers: 0 })))
+contract("node, 3 workers", Layer.succeed(AnalyzerPool, make({ workers: 3 })))
 
 const requests = Array.from({ length: MIN_POOLED_BATCH + 37 }, (_, i) => ({
   path: `docs/page-${i}.md`,

@@ -4,10 +4,9 @@
  * main thread's module analysis. Small batches (the usual warm scan) stay in process, since
  * starting a worker costs more than it saves.
  */
-import { Effect, Layer } from "effect"
-import type { AnalysisRequest, AnalyzerPoolOptions, AnalyzerPoolShape } from "../../src/ports/AnalyzerPool.ts"
+import { Layer } from "effect"
+import type { AnalyzerPoolShape } from "../../src/ports/AnalyzerPool.ts"
 import { AnalyzerPool, inProcess } from "../../src/ports/AnalyzerPool.ts"
-import type { Analysis } from "../../src/discovery/FileAnalysis.ts"
 import { groupsOf, shareBatch } from "./SharedBatch.ts"
 import { workerEntry } from "./WorkerEntry.ts"
 
@@ -17,7 +16,8 @@ export const MIN_POOLED_BATCH = 200
 /** Files per group: small enough that the main thread's turns stay short. */
 const GROUP = 20
 
-const analyzeAll = (analyzer: string, requests: ReadonlyArray<AnalysisRequest>, options?: AnalyzerPoolOptions): Effect.Effect<ReadonlyArray<Analysis>> =>
+/** `analyzeAll` with `workers` threads beside the calling one (by default one per core but its own). */
+const analyzeAll = (workers: number | undefined): AnalyzerPoolShape["analyzeAll"] => (analyzer, requests, options) =>
   requests.length < MIN_POOLED_BATCH
     ? inProcess.analyzeAll(analyzer, requests, options)
     : shareBatch({
@@ -26,9 +26,13 @@ const analyzeAll = (analyzer: string, requests: ReadonlyArray<AnalysisRequest>, 
       groups: groupsOf(requests, GROUP),
       context: analyzer,
       local: (group) => inProcess.analyzeAll(analyzer, group),
-      joinAfter: options?.after
+      joinAfter: options?.after,
+      workers
     })
 
-export const pool: AnalyzerPoolShape = { analyzeAll }
+/** The pool, with `workers` threads sharing a large batch with the calling one. */
+export const make = (options: { readonly workers?: number } = {}): AnalyzerPoolShape => ({ analyzeAll: analyzeAll(options.workers) })
+
+export const pool: AnalyzerPoolShape = make()
 
 export const layer: Layer.Layer<never> = Layer.succeed(AnalyzerPool, pool)

@@ -1,13 +1,20 @@
 import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
 import { assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { availableParallelism } from "node:os"
 import { Worker } from "node:worker_threads"
-import { inProcess } from "../../src/ports/ChunkerPool.ts"
+import { ChunkerPool, inProcess } from "../../src/ports/ChunkerPool.ts"
+import { contract } from "../contracts/ChunkerPool.contract.ts"
 import { counter as approximate } from "../tokens/TokenCounterApproximate.ts"
+import * as TokenCounterDefault from "../tokens/TokenCounterDefault.ts"
 import { counter as pooledCounter } from "../tokens/TokenCounterDefault.ts"
-import { MIN_POOLED_BATCH, pool } from "./ChunkerPoolNode.ts"
+import { layer, make, MIN_POOLED_BATCH, pool } from "./ChunkerPoolNode.ts"
 import type { GroupAnswer, SharedGroups } from "./SharedBatch.ts"
+
+// Every backend's behaviour: as the index runs it, and with no worker or more workers than cores.
+contract("node", Layer.merge(layer, TokenCounterDefault.layer))
+contract("node, no worker", Layer.merge(Layer.succeed(ChunkerPool, make({ workers: 0 })), TokenCounterDefault.layer))
+contract("node, 3 workers", Layer.merge(Layer.succeed(ChunkerPool, make({ workers: 3 })), TokenCounterDefault.layer))
 
 const section = (i: number) => `## Part ${i}\n\n${"The cache keeps entries for a day before the sweeper runs. ".repeat(1 + (i % 40))}\n`
 const requests = Array.from({ length: MIN_POOLED_BATCH + 41 }, (_, i) =>

@@ -22,8 +22,11 @@ export const MAX_FEW_FILES = 32
 /** Files per group: small enough that the main thread's turns stay short. */
 const GROUP = 25
 
-/** Chunks a batch, sharing a large one with `kept` workers, or with workers of its own without them. */
-const chunkWith = (kept: KeptWorkers | undefined): ChunkerPoolShape["chunkAll"] => (requests, counter, onProgress, chunking) => {
+/**
+ * Chunks a batch, sharing a large one with `kept` workers, or with `workers` threads of its own
+ * (by default one per core but the calling thread's).
+ */
+const chunkWith = (kept: KeptWorkers | undefined, workers: number | undefined): ChunkerPoolShape["chunkAll"] => (requests, counter, onProgress, chunking) => {
   if (requests.length <= MAX_FEW_FILES) return inProcessFew.chunkAll(requests, counter, onProgress, chunking)
   if (requests.length < MIN_POOLED_BATCH || counter.id !== defaultCounter.id) return inProcess.chunkAll(requests, counter, onProgress, chunking)
   const groups = groupsOf(requests, GROUP)
@@ -40,6 +43,7 @@ const chunkWith = (kept: KeptWorkers | undefined): ChunkerPoolShape["chunkAll"] 
     // The settings go to the workers with the batch: plain data, as the requests are.
     context: chunking ?? {},
     local: (group) => inProcess.chunkAll(group, counter, undefined, chunking),
+    workers,
     onGroup: (id) => {
       done += sizes[id]!
       if (done - reported >= PROGRESS_EVERY || done === total) {
@@ -50,10 +54,15 @@ const chunkWith = (kept: KeptWorkers | undefined): ChunkerPoolShape["chunkAll"] 
   })
 }
 
-export const pool: ChunkerPoolShape = {
-  chunkAll: chunkWith(undefined),
+/** The pool, with `workers` threads sharing a large batch with the calling one. */
+export const make = (options: { readonly workers?: number } = {}): ChunkerPoolShape => ({
+  chunkAll: chunkWith(undefined, options.workers),
   // The workers start with the first large batch and serve every later one, rather than one start a batch.
-  session: Effect.suspend(() => Effect.map(keptWorkers(() => workerEntry("chunker", import.meta.url)), (kept) => ({ chunkAll: chunkWith(kept) })))
-}
+  session: Effect.suspend(() =>
+    Effect.map(keptWorkers(() => workerEntry("chunker", import.meta.url), options.workers), (kept) => ({ chunkAll: chunkWith(kept, options.workers) }))
+  )
+})
+
+export const pool: ChunkerPoolShape = make()
 
 export const layer: Layer.Layer<never> = Layer.succeed(ChunkerPool, pool)

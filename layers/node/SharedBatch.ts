@@ -64,8 +64,8 @@ const collect = <B>(name: WorkerName, workers: ReadonlyArray<Worker>, answered: 
     })
   )).then(() => undefined)
 
-/** How many workers a batch shares: one core stays with the main thread. */
-const poolSize = () => Math.max(1, NodeOs.availableParallelism() - 1)
+/** How many workers a batch shares: as asked, else one per core but the one the main thread keeps. */
+const poolSize = (workers: number | undefined) => workers ?? Math.max(1, NodeOs.availableParallelism() - 1)
 
 const startWorker = (entry: URL): Worker => new Worker(entry, { resourceLimits: WORKER_RESOURCE_LIMITS })
 
@@ -78,7 +78,7 @@ export interface KeptWorkers {
   readonly take: () => ReadonlyArray<Worker>
 }
 
-export const keptWorkers = (entryOf: () => URL | undefined): Effect.Effect<KeptWorkers, never, Scope.Scope> =>
+export const keptWorkers = (entryOf: () => URL | undefined, workers?: number): Effect.Effect<KeptWorkers, never, Scope.Scope> =>
   Effect.map(
     Effect.acquireRelease(
       Effect.sync(() => ({ started: undefined as Array<Worker> | undefined, gone: new Set<Worker>() })),
@@ -88,7 +88,7 @@ export const keptWorkers = (entryOf: () => URL | undefined): Effect.Effect<KeptW
       take: () => {
         if (held.started === undefined) {
           const entry = entryOf()
-          held.started = entry === undefined ? [] : Array.from({ length: poolSize() }, () => {
+          held.started = entry === undefined ? [] : Array.from({ length: poolSize(workers) }, () => {
             const worker = startWorker(entry)
             worker.once("exit", () => held.gone.add(worker))
             worker.once("error", () => held.gone.add(worker))
@@ -116,6 +116,8 @@ export const shareBatch = <A, B, C, E, R>(options: {
   readonly joinAfter?: Effect.Effect<void> | undefined
   /** Workers kept for later batches, to share this one with rather than workers of its own. */
   readonly kept?: KeptWorkers | undefined
+  /** Worker threads to start; by default one per core but the one this thread keeps. None: this thread answers every group. */
+  readonly workers?: number | undefined
 }): Effect.Effect<ReadonlyArray<B>, E, R> => {
   const { groups, local } = options
   const onGroup = options.onGroup ?? (() => {})
@@ -125,7 +127,7 @@ export const shareBatch = <A, B, C, E, R>(options: {
   const kept = options.kept
   return Effect.acquireUseRelease(
     Effect.sync(() => {
-      const workers = kept !== undefined ? kept.take() : entry === undefined ? [] : Array.from({ length: poolSize() }, () => startWorker(entry))
+      const workers = kept !== undefined ? kept.take() : entry === undefined ? [] : Array.from({ length: poolSize(options.workers) }, () => startWorker(entry))
       for (const worker of workers) worker.postMessage({ groups, next, context: options.context } satisfies SharedGroups<A, C>)
       return workers
     }),

@@ -2,7 +2,11 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { Worker } from "node:worker_threads"
 import { inProcess, Training, type TrainingShape } from "../../src/ports/Training.ts"
+import { contract } from "../contracts/Training.contract.ts"
 import { layer, MIN_OFF_THREAD_TEXTS } from "./TrainingNode.ts"
+
+// Every backend's behaviour, a large corpus trained on a worker thread.
+contract("node", layer)
 
 const WORDS = ["cache", "retry", "queue", "deploy", "rollback", "lease", "token", "budget", "schema", "owner", "incident", "span"]
 const texts = Array.from({ length: MIN_OFF_THREAD_TEXTS + 150 }, (_, i) =>

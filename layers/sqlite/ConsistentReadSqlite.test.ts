@@ -1,10 +1,30 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import * as NodePath from "node:path"
+import { IndexStore } from "../../src/ports/IndexStore.ts"
+import { contract, OtherWriter } from "../contracts/ConsistentRead.contract.ts"
 import { softwareChunks } from "../reference/fixtures/SoftwareNotes.ts"
 import * as ConsistentReadSqlite from "./ConsistentReadSqlite.ts"
 import * as Database from "./Database.ts"
+import * as IndexStoreSqlite from "./IndexStoreSqlite.ts"
 import { coldBuild, MANIFEST, openSeeded, tempDir, write } from "./testing/Fixtures.ts"
+
+/**
+ * An index file in a temporary folder: the other writer on a connection of its own, opened first
+ * (it makes the file), and the reader on another, opened for reading alone or not.
+ */
+const index = (reader: { readonly readOnly: boolean }) =>
+  Layer.unwrap(Effect.gen(function*() {
+    const path = NodePath.join(yield* tempDir, "index.sqlite")
+    // Fresh: the reader's IndexStore is a layer of its own, over its own connection, not the writer's.
+    const writer = Layer.effect(OtherWriter, Effect.service(IndexStore)).pipe(Layer.provide(Layer.fresh(IndexStoreSqlite.layer)), Layer.provide(Database.layer({ path })))
+    const reading = Layer.mergeAll(ConsistentReadSqlite.layer, IndexStoreSqlite.layer).pipe(Layer.provide(Database.layer({ path, readOnly: reader.readOnly })))
+    return reading.pipe(Layer.provideMerge(writer))
+  }))
+
+// Every ConsistentRead backend's behaviour, as the embedded layers read the index and as a writer's own connection would.
+contract("sqlite, read-only connection", index({ readOnly: true }))
+contract("sqlite, writable connection", index({ readOnly: false }))
 
 const chunks = softwareChunks()
 

@@ -7,7 +7,7 @@
  * `contentHash` is a two-level SHA-256 over the canonical JSON, so that a warm scan hashes only the
  * units that changed (see `unitText` and `contentHash` below). Canonical forms and unit digests are
  * memoised by object identity in the scan cache; the index keeps the digests beside its snapshot
- * file, under a memo format that must change whenever they would (pipelines/snapshotFile.ts).
+ * file, under a memo format that must change whenever they would (SnapshotMemo.ts).
  */
 import { Effect } from "effect"
 import * as Digest from "effect/crypto/Digest"

@@ -1,7 +1,7 @@
 /**
  * The two universes a relation depends on, as canonical strings compared for equality. Both are
  * derived, from the scan in progress or from a previous snapshot, and never stored in a snapshot.
- * The index's scan cache keeps those of the snapshot file beside it (pipelines/snapshotFile.ts),
+ * The index's scan cache keeps those of the stored snapshot beside it (src/discovery/SnapshotMemo.ts),
  * under a format that must change whenever their derivation here does.
  *
  * - Module universe: module paths, packages (ids, names, directories, entry points, subpath

@@ -17,7 +17,7 @@ import { unchangedSince } from "../../pipelines/unchanged.ts"
 import * as IndexMemory from "../../pipelines/indexMemory.ts"
 import { indexLayer, indexRepository, pendingChanges, saveIndexMemory } from "../../pipelines/indexRepository.ts"
 import * as ScanCacheFile from "../../pipelines/scanCacheFile.ts"
-import * as SnapshotFile from "../../pipelines/snapshotFile.ts"
+import * as SnapshotStoreFile from "../../layers/node/SnapshotStoreFile.ts"
 
 const write = (root: string, path: string, text: string) => {
   mkdirSync(join(root, path, ".."), { recursive: true })
@@ -466,13 +466,13 @@ describe("a one-shot refresh that patches the last snapshot", () => {
         const config = { exclude: [".cairn/"] }
         const remembered = yield* ScanCacheFile.read(fs, join(root, ".cairn", "scan-cache.json"))
         const { listing } = yield* unchangedSince({ root, config, cache: remembered.cache })
-        const stored = Option.getOrThrow(yield* SnapshotFile.readStored(fs, join(root, ".cairn", "snapshot.json"), remembered.memo!))
+        const stored = Option.getOrThrow(yield* (yield* SnapshotStoreFile.make(join(root, ".cairn", "snapshot.json"))).readStored(remembered.memo!))
         // Each patch on a fresh copy of the remembered cache, which a patch brings up to date.
         const cacheOf = () => ScanCacheFile.read(fs, join(root, ".cairn", "scan-cache.json")).pipe(Effect.map((file) => file.cache))
         const listed = (stampless: boolean) => ({ ...listing, files: listing.files.map((file) => file.path === "src/x.ts" && stampless ? { ...file, stamp: "" } : file) })
         return {
-          stamped: (yield* patch({ root, stored: stored.stored, config, cache: yield* cacheOf(), listing: listed(false) })) !== undefined,
-          stampless: (yield* patch({ root, stored: stored.stored, config, cache: yield* cacheOf(), listing: listed(true) })) !== undefined
+          stamped: (yield* patch({ root, stored, config, cache: yield* cacheOf(), listing: listed(false) })) !== undefined,
+          stampless: (yield* patch({ root, stored, config, cache: yield* cacheOf(), listing: listed(true) })) !== undefined
         }
       }).pipe(Effect.provide(NodeServices.layer)))
       assert.deepStrictEqual(patched, { stamped: true, stampless: false })
