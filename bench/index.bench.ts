@@ -1,15 +1,15 @@
 /**
- * bench:index — the embedded index on three repositories: this repository (a fresh clone), the
- * generated 10,000-module repository of bench:discover, and a synthetic index of 100,000 chunks
- * written straight through the writer. Every measurement runs in a process of its own, so each
- * peak memory is that step's alone: the cold index (median of 3, and the highest peak); a refresh
+ * bench:index — the embedded index on four repositories: this repository (a fresh clone), the
+ * generated 10,000-module repository of bench:discover and one twice its size (20,000 modules and
+ * 3,000 documents), and a synthetic index of 100,000 chunks written straight through the writer.
+ * Every measurement runs in a process of its own, so each peak memory is that step's alone: the cold index (median of 3, and the highest peak); a refresh
  * after one edit from a one-shot process (as `cairn ask` refreshes; median of 5) and from a
  * long-lived one (`openCairn`, which keeps the last snapshot in memory; median of 5); a refresh
  * with nothing changed; warm `ask` p50/p95 over 100 questions (process start excluded) and,
  * separately, one CLI process start.
  *
- *   npm run bench:index                       all three
- *   npm run bench:index -- --scenario self    one of self | generated | large
+ *   npm run bench:index                       all four
+ *   npm run bench:index -- --scenario self    one of self | generated | generated-20k | large
  */
 import { NodeServices } from "@effect/platform-node"
 import { execFileSync, spawnSync } from "node:child_process"
@@ -204,11 +204,17 @@ if (flag("--cold") !== undefined) {
   const edit = ["packages/pkg-0/src/index.ts"].find((p) => existsSync(join(root, p)))!
   console.log(JSON.stringify(repositoryScenario("generated 10,000 modules + 2,000 documents", root, edit)))
   rmSync(root, { recursive: true, force: true })
+} else if (scenario === "generated-20k") {
+  // The size the memory target names: memory must not grow with the repository.
+  const root = mkdtempSync(join(tmpdir(), "cairn-generated-20k-"))
+  execFileSync(node, [join(repository, "bench/discover.bench.ts"), "--generate", root, "--packages", "40", "--documents", "3000"], { stdio: "ignore" })
+  console.log(JSON.stringify(repositoryScenario("generated 20,000 modules + 3,000 documents", root, "packages/pkg-0/src/index.ts")))
+  rmSync(root, { recursive: true, force: true })
 } else if (scenario === "large") {
   console.log(JSON.stringify(await largeScenario()))
 } else {
   console.log(`bench:index — Node ${process.version}; every step in its own process`)
-  for (const name of ["self", "generated", "large"]) {
+  for (const name of ["self", "generated", "generated-20k", "large"]) {
     const child = spawnSync(node, [join(repository, "bench/index.bench.ts"), "--scenario", name], { encoding: "utf8", maxBuffer: 1 << 26 })
     const line = child.stdout.trim().split("\n").at(-1) ?? ""
     if (child.status !== 0) {
