@@ -6,7 +6,7 @@
  * trains small and large ones apart is held to both.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Stream } from "effect"
 import type { Layer } from "effect"
 import * as Lsa from "../../src/index/LatentSemanticEmbedder.ts"
 import { Training, type TrainingRun } from "../../src/ports/Training.ts"
@@ -28,11 +28,16 @@ const toEmbed = (texts: ReadonlyArray<string>): ReadonlyArray<string> => [
   ...texts.slice(-40)
 ]
 
-/** Every run `embedInto` hands `sink`, as plain arrays. */
-const embedded = (run: TrainingRun, texts: ReadonlyArray<string>) =>
+/** `texts` in pages of `size`. */
+const paged = (texts: ReadonlyArray<string>, size: number) =>
+  Stream.fromIterable(Array.from({ length: Math.ceil(texts.length / size) }, (_, i) => texts.slice(i * size, (i + 1) * size)))
+
+/** Every run `embedInto` hands `sink`, as plain arrays, the texts given as one page or in pages of `size`. */
+const embedded = (run: TrainingRun, texts: ReadonlyArray<string>, size?: number) =>
   Effect.gen(function*() {
     const runs: Array<ReadonlyArray<ReadonlyArray<number>>> = []
-    yield* run.embedInto(texts, (vectors) => Effect.sync(() => void runs.push(vectors.map((vector) => Array.from(vector)))))
+    const pages = size === undefined ? Stream.make(texts) : paged(texts, size)
+    yield* run.embedInto(pages, (vectors) => Effect.sync(() => void runs.push(vectors.map((vector) => Array.from(vector)))))
     return runs
   })
 
@@ -91,6 +96,32 @@ export const contract = <E>(name: string, layer: Layer.Layer<never, E>) => {
         }
       })), 120_000)
 
+    it.effect("embedInto - texts in pages, asked before the model or after, give the vectors of one page, in order", () =>
+      run(Effect.gen(function*() {
+        const training = yield* Training
+        for (const texts of [SMALL, LARGE]) {
+          const batch = toEmbed(texts)
+          const expected = oracle(Lsa.train(texts), batch)
+          for (const size of [1, 7, 100, batch.length]) {
+            const early = yield* Effect.scoped(Effect.flatMap(training.start(texts), (started) => embedded(started, batch, size)))
+            assert.deepStrictEqual(early.flat(), expected, `${texts.length} texts, pages of ${size}, asked at once`)
+            const late = yield* Effect.scoped(Effect.gen(function*() {
+              const started = yield* training.start(texts)
+              yield* started.model
+              return yield* embedded(started, batch, size)
+            }))
+            assert.deepStrictEqual(late.flat(), expected, `${texts.length} texts, pages of ${size}, asked once trained`)
+          }
+          // A failing page fails the call, with nothing handed over after what came before it.
+          const handed: Array<number> = []
+          const failing = Stream.concat(paged(batch.slice(0, 20), 10), Stream.fail("the disk is gone" as const))
+          const failure = yield* Effect.scoped(Effect.flatMap(training.start(texts), (started) =>
+            Effect.flip(started.embedInto(failing, (vectors) => Effect.sync(() => void handed.push(vectors.length))))))
+          assert.strictEqual(failure, "the disk is gone")
+          assert.isAtMost(handed.reduce((a, b) => a + b, 0), 20)
+        }
+      })), 240_000)
+
     it.effect("embedInto - a sink that fails stops it with that failure: no run is handed over after it", () =>
       run(Effect.gen(function*() {
         const training = yield* Training
@@ -98,7 +129,7 @@ export const contract = <E>(name: string, layer: Layer.Layer<never, E>) => {
           yield* Effect.scoped(Effect.gen(function*() {
             const started = yield* training.start(texts)
             let calls = 0
-            const failure = yield* Effect.flip(started.embedInto(toEmbed(texts), () => {
+            const failure = yield* Effect.flip(started.embedInto(Stream.make(toEmbed(texts)), () => {
               calls++
               return Effect.fail("the store is full" as const)
             }))

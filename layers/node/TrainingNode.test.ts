@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Stream } from "effect"
 import { Worker } from "node:worker_threads"
 import { inProcess, Training, type TrainingShape } from "../../src/ports/Training.ts"
 import { contract } from "../contracts/Training.contract.ts"
@@ -18,8 +18,10 @@ describe("TrainingNode", () => {
       const trainAndEmbed = (training: TrainingShape) =>
         Effect.scoped(Effect.gen(function*() {
           const run = yield* training.start(texts)
+          // Asked once trained, so the batch is shared with the worker rather than analysed ahead.
+          yield* run.model
           const runs: Array<ReadonlyArray<Float32Array>> = []
-          yield* run.embedInto(texts.slice(0, 501), (vectors) => Effect.sync(() => void runs.push(vectors)))
+          yield* run.embedInto(Stream.make(texts.slice(0, 501)), (vectors) => Effect.sync(() => void runs.push(vectors)))
           return { model: yield* run.model, runs }
         }))
       const off = yield* Effect.gen(function*() {
@@ -45,7 +47,7 @@ describe("TrainingNode", () => {
         const run = yield* (yield* Training).start(texts)
         yield* Effect.sleep("200 millis")
         const runs: Array<ReadonlyArray<Float32Array>> = []
-        yield* run.embedInto(texts.slice(0, 301), (vectors) => Effect.sync(() => void runs.push(vectors)))
+        yield* run.embedInto(Stream.make(texts.slice(0, 301)), (vectors) => Effect.sync(() => void runs.push(vectors)))
         return { model: yield* run.model, vectors: runs.flat().map((vector) => Array.from(vector)) }
       })).pipe(
         Effect.provide(layer),
@@ -56,7 +58,7 @@ describe("TrainingNode", () => {
       const local = yield* Effect.scoped(Effect.gen(function*() {
         const run = yield* inProcess.start(texts)
         const runs: Array<ReadonlyArray<Float32Array>> = []
-        yield* run.embedInto(texts.slice(0, 301), (vectors) => Effect.sync(() => void runs.push(vectors)))
+        yield* run.embedInto(Stream.make(texts.slice(0, 301)), (vectors) => Effect.sync(() => void runs.push(vectors)))
         return { model: yield* run.model, vectors: runs.flat().map((vector) => Array.from(vector)) }
       }))
       assert.deepStrictEqual(off, local)

@@ -7,7 +7,7 @@
  * fails or exits is done without: its work is done on the calling thread. The worker lives as long
  * as the run's scope.
  */
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Stream } from "effect"
 import { Worker } from "node:worker_threads"
 import * as Lsa from "../../src/index/LatentSemanticEmbedder.ts"
 import { inProcess, Training, type TrainingRun, type TrainingShape } from "../../src/ports/Training.ts"
@@ -65,6 +65,12 @@ const helper = (worker: Worker) => {
 /** Texts analysed between yields while the model trains (so an interrupt is not kept waiting), and embedded per sink. */
 const ANALYSIS_STEP = 2_000
 
+/**
+ * Most texts analysed ahead while the model trains: their term ids are held until it is trained,
+ * about 0.5 KB a chunk, so 100,000 of them are some 50 MB.
+ */
+export const MAX_AHEAD = 100_000
+
 const EMPTY = new Int32Array(0)
 
 const start: TrainingShape["start"] = (texts) => {
@@ -85,62 +91,93 @@ const start: TrainingShape["start"] = (texts) => {
       )
     )
     let encoder: Lsa.LsaEncoder | undefined
+    // Set once the worker has answered, so pages are analysed ahead only while it trains.
+    let trainedYet = false
+    void trained.then(() => {
+      trainedYet = true
+    })
+    /** A batch embedded with the trained model: this thread takes the head, the worker the tail. */
+    const embedBatch = <E>(batch: ReadonlyArray<string>, sink: (vectors: ReadonlyArray<Float32Array>) => Effect.Effect<void, E>) =>
+      Effect.gen(function*() {
+        const split = Math.ceil(batch.length * LOCAL_SHARE)
+        // The worker gets the tail in pieces, the first ones now, and this thread stores each
+        // piece while the worker embeds the next. A piece is sent only as an earlier one comes
+        // back, so the worker never holds more than PIECES_AHEAD pieces' texts.
+        const pieceSize = Math.ceil((batch.length - split) / WORKER_PIECES)
+        const pieces: Array<ReadonlyArray<string>> = []
+        for (let start = split; start < batch.length; start += pieceSize) pieces.push(batch.slice(start, start + pieceSize))
+        const answers = pieces.slice(0, PIECES_AHEAD).map((texts) => ask<{ vectors: Float32Array }>({ embed: texts }))
+        encoder ??= Lsa.encoder(yield* model)
+        const local = encoder
+        for (let start = 0; start < split; start += ANALYSIS_STEP) {
+          yield* sink(batch.slice(start, Math.min(split, start + ANALYSIS_STEP)).map((text) => Float32Array.from(local.embedOne(text))))
+        }
+        for (let index = 0; index < pieces.length; index++) {
+          const answer = yield* Effect.promise(() => answers[index]!)
+          // Each piece's vectors are let go once stored.
+          answers[index] = Promise.resolve(undefined)
+          const ahead = pieces[index + PIECES_AHEAD]
+          if (ahead !== undefined) answers.push(ask<{ vectors: Float32Array }>({ embed: ahead }))
+          const texts = pieces[index]!
+          yield* sink(
+            answer?.vectors?.length === texts.length * local.dimension
+              ? Array.from({ length: texts.length }, (_, i) => answer.vectors.subarray(i * local.dimension, (i + 1) * local.dimension))
+              : texts.map((text) => Float32Array.from(local.embedOne(text)))
+          )
+        }
+      })
     const run: TrainingRun = {
       model,
-      embedInto: (batch, sink) =>
+      embedInto: (pages, sink) =>
         Effect.gen(function*() {
-          const split = Math.ceil(batch.length * LOCAL_SHARE)
-          // The worker gets the tail in pieces, the first ones now: it embeds them the moment
-          // training ends, with no round trip, and this thread stores each piece while the worker
-          // embeds the next. A piece is sent only as an earlier one comes back, so the worker
-          // never holds more than PIECES_AHEAD pieces' texts.
-          const pieceSize = Math.ceil((batch.length - split) / WORKER_PIECES)
-          const pieces: Array<ReadonlyArray<string>> = []
-          for (let start = split; start < batch.length; start += pieceSize) pieces.push(batch.slice(start, start + pieceSize))
-          const answers = pieces.slice(0, PIECES_AHEAD).map((texts) => ask<{ vectors: Float32Array }>({ embed: texts }))
-          // Meanwhile this thread analyses the head: analysis needs no model. Terms are kept as ids
-          // into a dictionary of this run, half the memory of arrays of strings.
+          // While the model trains, this thread analyses the first pages (analysis needs no model),
+          // up to MAX_AHEAD texts, their terms kept as ids into a dictionary of this run, half the
+          // memory of arrays of strings; once trained, they are projected and handed over first.
           const dictionary = new Map<string, number>()
-          const analysed: Array<Int32Array> = []
-          for (let start = 0; start < split; start += ANALYSIS_STEP) {
-            for (const text of batch.slice(start, Math.min(split, start + ANALYSIS_STEP))) {
-              const terms = Lsa.analyse(text)
-              const ids = new Int32Array(terms.length)
-              terms.forEach((term, i) => {
-                let id = dictionary.get(term)
-                if (id === undefined) dictionary.set(term, id = dictionary.size)
-                ids[i] = id
-              })
-              analysed.push(ids)
+          let analysed: Array<Int32Array> = []
+          let flushed = false
+          const flush = Effect.gen(function*() {
+            flushed = true
+            if (analysed.length === 0) return
+            encoder ??= Lsa.encoder(yield* model)
+            const local = encoder
+            const rows = Int32Array.from(dictionary.keys(), local.rowOf)
+            dictionary.clear()
+            const held = analysed
+            analysed = []
+            // Embedded and stored a step at a time, each step's terms let go as it is stored.
+            for (let start = 0; start < held.length; start += ANALYSIS_STEP) {
+              const step = held.slice(start, start + ANALYSIS_STEP)
+              held.fill(EMPTY, start, start + ANALYSIS_STEP)
+              yield* sink(step.map((ids) => {
+                for (let i = 0; i < ids.length; i++) ids[i] = rows[ids[i]!]!
+                return Float32Array.from(local.embedRows(ids))
+              }))
             }
-            yield* Effect.yieldNow
-          }
-          encoder ??= Lsa.encoder(yield* model)
-          const local = encoder
-          const rows = Int32Array.from(dictionary.keys(), local.rowOf)
-          dictionary.clear()
-          // Embedded and stored a step at a time, each step's terms let go as it is stored.
-          for (let start = 0; start < split; start += ANALYSIS_STEP) {
-            const step = analysed.slice(start, start + ANALYSIS_STEP)
-            analysed.fill(EMPTY, start, start + ANALYSIS_STEP)
-            yield* sink(step.map((ids) => {
-              for (let i = 0; i < ids.length; i++) ids[i] = rows[ids[i]!]!
-              return Float32Array.from(local.embedRows(ids))
+          })
+          yield* Stream.runForEach(pages, (page) =>
+            Effect.gen(function*() {
+              if (!flushed && !trainedYet && analysed.length + page.length <= MAX_AHEAD) {
+                for (let start = 0; start < page.length; start += ANALYSIS_STEP) {
+                  for (const text of page.slice(start, start + ANALYSIS_STEP)) {
+                    const terms = Lsa.analyse(text)
+                    const ids = new Int32Array(terms.length)
+                    terms.forEach((term, i) => {
+                      let id = dictionary.get(term)
+                      if (id === undefined) dictionary.set(term, id = dictionary.size)
+                      ids[i] = id
+                    })
+                    analysed.push(ids)
+                  }
+                  // Lets a Ctrl-C in, and the worker's answer: analysis ahead ends once it comes.
+                  yield* Effect.yieldNow
+                }
+                return
+              }
+              if (!flushed) yield* flush
+              yield* embedBatch(page, sink)
             }))
-          }
-          for (let index = 0; index < pieces.length; index++) {
-            const answer = yield* Effect.promise(() => answers[index]!)
-            // Each piece's vectors are let go once stored.
-            answers[index] = Promise.resolve(undefined)
-            const ahead = pieces[index + PIECES_AHEAD]
-            if (ahead !== undefined) answers.push(ask<{ vectors: Float32Array }>({ embed: ahead }))
-            const texts = pieces[index]!
-            yield* sink(
-              answer?.vectors?.length === texts.length * local.dimension
-                ? Array.from({ length: texts.length }, (_, i) => answer.vectors.subarray(i * local.dimension, (i + 1) * local.dimension))
-                : texts.map((text) => Float32Array.from(local.embedOne(text)))
-            )
-          }
+          if (!flushed) yield* flush
         })
     }
     return run

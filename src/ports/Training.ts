@@ -4,7 +4,7 @@
  * known, so that the chunks are written meanwhile, and share the embedding between threads. Either
  * way the model and the vectors are what `Lsa.train` and the encoder's `embedOne` give, bit for bit.
  */
-import { Context, Effect } from "effect"
+import { Context, Effect, Stream } from "effect"
 import type { Scope } from "effect"
 import type { TextEncoderModel } from "../index/HashingEmbedder.ts"
 import * as Lsa from "../index/LatentSemanticEmbedder.ts"
@@ -14,11 +14,16 @@ export interface TrainingRun {
   readonly model: Effect.Effect<Lsa.LsaModel>
   /**
    * Each text's vector under the trained model, rounded to float32 as the index stores it, handed
-   * to `sink` in consecutive runs that cover `texts` in order, so the first can be stored while
-   * later ones are still being embedded. It may be asked before training ends: `sink` is first
-   * called once the model is trained, and a backend does meanwhile whatever needs no model.
+   * to `sink` in consecutive runs that cover the texts of `pages` in order, so the first can be
+   * stored while later ones are still being embedded; the pages are pulled as they are needed, so
+   * a caller can read them from storage and hold a few. It may be asked before training ends:
+   * `sink` is first called once the model is trained, and a backend does meanwhile whatever needs
+   * no model (the node backend analyses the first pages' texts).
    */
-  readonly embedInto: <E>(texts: ReadonlyArray<string>, sink: (vectors: ReadonlyArray<Float32Array>) => Effect.Effect<void, E>) => Effect.Effect<void, E>
+  readonly embedInto: <E, E2 = never>(
+    pages: Stream.Stream<ReadonlyArray<string>, E2>,
+    sink: (vectors: ReadonlyArray<Float32Array>) => Effect.Effect<void, E>
+  ) => Effect.Effect<void, E | E2>
 }
 
 export interface TrainingShape {
@@ -34,11 +39,12 @@ export const inProcess: TrainingShape = {
       const trained = () => (model ??= Lsa.train(texts))
       return {
         model: Effect.sync(trained),
-        embedInto: (batch, sink) =>
-          Effect.suspend(() => {
-            encoder ??= Lsa.encoder(trained())
-            return sink(batch.map((text) => Float32Array.from(encoder!.embedOne(text))))
-          })
+        embedInto: (pages, sink) =>
+          Stream.runForEach(pages, (page) =>
+            Effect.suspend(() => {
+              encoder ??= Lsa.encoder(trained())
+              return sink(page.map((text) => Float32Array.from(encoder!.embedOne(text))))
+            }))
       }
     })
 }
