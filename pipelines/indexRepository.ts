@@ -682,7 +682,9 @@ const writeRetrained = Effect.fn("indexRepository.writeRetrained")(function*(
     // The training worker lives as long as the embedding.
     Effect.scoped(Effect.gen(function*() {
         const texts = sample.texts()
-        collectHeap()
+        // Collected at each step of a build of several, as at each part.
+        const stepped = sample.offered() > EMBED_STEP
+        if (stepped) collectHeap()
         yield* reported(progress, { _tag: "Training", chunks: texts.length })
         const run = yield* training.start(texts)
         // The store's space is opened on the trained model, before the first vectors: embedInto
@@ -696,15 +698,24 @@ const writeRetrained = Effect.fn("indexRepository.writeRetrained")(function*(
           yield* store.open({ id: encoder.id, version: encoder.version, dimension: encoder.dimension, model: Lsa.encodeModel(model) })
           progress({ _tag: "Embedding", chunks: sample.offered() })
         }))
-        yield* Stream.runForEach(store.texts(EMBED_STEP), (step) => {
-          // The last step's texts and vectors are stored and let go.
-          collectHeap()
-          let next = 0
-          return run.embedInto(step.map((chunk) => chunk.text), (vectors) => {
-            const entries = vectors.map((vector, i) => ({ chunkId: step[next + i]!.id, vector }))
-            next += vectors.length
-            return Effect.andThen(open, Effect.andThen(Effect.yieldNow, store.add(entries)))
-          })
+        // The chunks come back from the build a page at a time; each page's ids wait here for its
+        // vectors, and are let go as they are stored.
+        const ids: Array<ChunkId> = []
+        let next = 0
+        const pages = Stream.map(store.texts(EMBED_STEP), (page) => {
+          // The last page's texts and vectors are stored and let go.
+          if (stepped) collectHeap()
+          for (const chunk of page) ids.push(chunk.id)
+          return page.map((chunk) => chunk.text)
+        })
+        yield* run.embedInto(pages, (vectors) => {
+          const entries = vectors.map((vector, i) => ({ chunkId: ids[next + i]!, vector }))
+          next += vectors.length
+          if (next >= EMBED_STEP) {
+            ids.splice(0, next)
+            next = 0
+          }
+          return Effect.andThen(open, Effect.andThen(Effect.yieldNow, store.add(entries)))
         })
         yield* open
         yield* Effect.yieldNow
@@ -760,6 +771,14 @@ const writeWithStoredModel = Effect.fn("indexRepository.writeWithStoredModel")(f
   return { summary, embedded: entries.length, reused: chunks.length - toEmbed.length, encoder } satisfies Written
 })
 
+/** A refresh's one batch, with vectors from the stored model where sqlite-vec can store them. */
+const writeRefresh = Effect.fn("indexRepository.writeRefresh")(function*(content: Content, scan: Scan, memory: IndexMemory | undefined, progress: (event: IndexProgress) => void) {
+  const writer = yield* IndexStore
+  return writer.vectorsUnavailable !== undefined
+    ? yield* writeWithoutVectors(content, progress)
+    : yield* writeWithStoredModel(content, scan, memory, progress)
+})
+
 /**
  * An incremental run's parts as one batch: its notes are what moved since the index's build, and
  * the batch must be one write, so the index never holds half of a refresh.
@@ -797,16 +816,9 @@ const writeIndex = Effect.fn("indexRepository.writeIndex")(function*(options: In
     // then embeds them all; a rewrite without sqlite-vec writes them alone. Either streams the
     // repository through in parts. An incremental run is one batch of what moved: its chunks, with
     // vectors from the stored model for those whose text the index has none for.
-    const written = () =>
-      Effect.gen(function*() {
-        if (retrain) return yield* writeRetrained(parts, header, progress)
-        if (writer.vectorsUnavailable !== undefined && scan.rewrite) return yield* rebuiltWithoutVectors(parts, header)
-        const content: Content = { ...(yield* collected(parts)), deleteNotes: deleted, ...header }
-        return writer.vectorsUnavailable !== undefined
-          ? yield* writeWithoutVectors(content, progress)
-          : yield* writeWithStoredModel(content, scan, memory, progress)
-      })
-    const { summary, embedded, reused, encoder } = yield* written()
+    const { summary, embedded, reused, encoder }: Written = retrain ? yield* writeRetrained(parts, header, progress)
+      : writer.vectorsUnavailable !== undefined && scan.rewrite ? yield* rebuiltWithoutVectors(parts, header)
+      : yield* writeRefresh({ ...(yield* collected(parts)), deleteNotes: deleted, ...header }, scan, memory, progress)
     // Only now, with the index committed, may the files vouch for this scan.
     if (scan.files !== undefined) yield* scan.files.commit
     if (memory !== undefined && scan.kept !== undefined) {

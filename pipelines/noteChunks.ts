@@ -72,15 +72,18 @@ export interface NoteChunksOptions {
 export const noteChunks = (options: NoteChunksOptions) => {
   const { root, hashes, redact, counter, chunking } = options
   const total = options.notes.length
+  const perPart = options.notesPerPart ?? NOTES_PER_PART
+  const parted = total > perPart
   let done = 0
   // One chunker session for the run: its workers start once and serve every part.
   return Stream.unwrap(Effect.map(Effect.flatMap(ChunkerPool, (pool) => pool.session), (chunker) =>
     Stream.fromIterable([...options.notes].sort(byChunkIds)).pipe(
-      Stream.grouped(options.notesPerPart ?? NOTES_PER_PART),
+      Stream.grouped(perPart),
       Stream.mapEffect(Effect.fn("noteChunks.part")(function*(notes) {
         // The last part is written and let go: collected now, the heap stays near one part's size.
-        // Before the first, what goes is the scan's: its pages are handed back too.
-        collectHeap({ release: done === 0 })
+        // Before the first, what goes is the scan's: its pages are handed back too. A run of one
+        // part (a refresh) holds little, and a collection would cost it more than it saves.
+        if (parted && done === 0) collectHeap({ release: true })
         const path = yield* Path.Path
         const history = yield* Effect.serviceOption(History)
         const isRepository = Option.isSome(history) ? yield* history.value.isRepository : false
@@ -105,6 +108,8 @@ export const noteChunks = (options: NoteChunksOptions) => {
         done += notes.length
         options.onChunked(done, total)
         return { notes: read.map((note) => ({ id: note, contentHash: hashes.get(note)! })), chunks, unread } satisfies ChunkedPart
-      }))
+      })),
+      // One part chunked ahead: the worker chunks the next part while this thread writes the last.
+      Stream.buffer({ capacity: 1 })
     )))
 }

@@ -46,8 +46,8 @@ interface Candidate extends Sampled {
   readonly text: string
 }
 
-/** Candidates held before they are cut back to the sample: a quarter over, so a cut is rare. */
-const HELD = MAX_TRAINING_CHUNKS + MAX_TRAINING_CHUNKS / 4
+/** Candidates held before they are cut back to the sample: half as many again, so a cut is rare. */
+const HELD = MAX_TRAINING_CHUNKS + MAX_TRAINING_CHUNKS / 2
 
 /**
  * `trainingSample` of chunks offered a part at a time, holding at most `HELD` of them: whenever
