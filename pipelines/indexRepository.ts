@@ -681,44 +681,44 @@ const writeRetrained = Effect.fn("indexRepository.writeRetrained")(function*(
   const summary = yield* writer.rebuild({ ...header, parts: Stream.tap(parts, (part) => Effect.sync(() => sample.offer(part.chunks))) }, (store) =>
     // The training worker lives as long as the embedding.
     Effect.scoped(Effect.gen(function*() {
-        const texts = sample.texts()
-        // Collected at each step of a build of several, as at each part.
-        const stepped = sample.offered() > EMBED_STEP
-        if (stepped) collectHeap()
-        yield* reported(progress, { _tag: "Training", chunks: texts.length })
-        const run = yield* training.start(texts)
-        // The store's space is opened on the trained model, before the first vectors: embedInto
-        // hands some over only once training ends, and meanwhile does what needs no model.
-        const open = yield* Effect.cached(Effect.gen(function*() {
-          const model = yield* run.model
-          // Each step is long and synchronous; yielding between them lets a Ctrl-C in meanwhile
-          // interrupt the build (and roll it back) instead of waiting for the commit.
-          yield* Effect.yieldNow
-          encoder = Lsa.encoder(model)
-          yield* store.open({ id: encoder.id, version: encoder.version, dimension: encoder.dimension, model: Lsa.encodeModel(model) })
-          progress({ _tag: "Embedding", chunks: sample.offered() })
-        }))
-        // The chunks come back from the build a page at a time; each page's ids wait here for its
-        // vectors, and are let go as they are stored.
-        const ids: Array<ChunkId> = []
-        let next = 0
-        const pages = Stream.map(store.texts(EMBED_STEP), (page) => {
-          // The last page's texts and vectors are stored and let go.
-          if (stepped) collectHeap()
-          for (const chunk of page) ids.push(chunk.id)
-          return page.map((chunk) => chunk.text)
-        })
-        yield* run.embedInto(pages, (vectors) => {
-          const entries = vectors.map((vector, i) => ({ chunkId: ids[next + i]!, vector }))
-          next += vectors.length
-          if (next >= EMBED_STEP) {
-            ids.splice(0, next)
-            next = 0
-          }
-          return Effect.andThen(open, Effect.andThen(Effect.yieldNow, store.add(entries)))
-        })
-        yield* open
+      // A build of several steps is collected at each, as the last step's texts and vectors go.
+      const stepped = sample.offered() > EMBED_STEP
+      if (stepped) collectHeap()
+      yield* reported(progress, { _tag: "Training", chunks: Math.min(sample.offered(), TrainingSample.MAX_TRAINING_CHUNKS) })
+      // Taken, not kept: the sample's texts are the training run's alone.
+      const run = yield* training.start(sample.take())
+      // The store's space is opened on the trained model, before the first vectors: embedInto
+      // hands some over only once training ends, and meanwhile does what needs no model.
+      const open = yield* Effect.cached(Effect.gen(function*() {
+        const model = yield* run.model
+        // Each step is long and synchronous; yielding between them lets a Ctrl-C in meanwhile
+        // interrupt the build (and roll it back) instead of waiting for the commit.
         yield* Effect.yieldNow
+        encoder = Lsa.encoder(model)
+        yield* store.open({ id: encoder.id, version: encoder.version, dimension: encoder.dimension, model: Lsa.encodeModel(model) })
+        progress({ _tag: "Embedding", chunks: sample.offered() })
+      }))
+      // The chunks come back from the build a page at a time; each page's ids wait here for its
+      // vectors, and are let go as they are stored.
+      const ids: Array<ChunkId> = []
+      let next = 0
+      const pages = Stream.map(store.texts(EMBED_STEP), (page) => {
+        // The last page's texts and vectors are stored and let go.
+        if (stepped) collectHeap()
+        for (const chunk of page) ids.push(chunk.id)
+        return page.map((chunk) => chunk.text)
+      })
+      yield* run.embedInto(pages, (vectors) => {
+        const entries = vectors.map((vector, i) => ({ chunkId: ids[next + i]!, vector }))
+        next += vectors.length
+        if (next >= EMBED_STEP) {
+          ids.splice(0, next)
+          next = 0
+        }
+        return Effect.andThen(open, Effect.andThen(Effect.yieldNow, store.add(entries)))
+      })
+      yield* open
+      yield* Effect.yieldNow
     })))
   return { summary, embedded: sample.offered(), reused: 0, encoder } satisfies Written
 })

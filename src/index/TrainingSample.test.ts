@@ -44,14 +44,15 @@ describe("sampler", () => {
 
   it("offered a part at a time, is the sample of the whole: a small corpus in its order, a large one by hash", () => {
     const small = corpus(300)
-    assert.deepStrictEqual(offeredInParts(small, 7).texts(), small.map((c) => c.text))
+    assert.deepStrictEqual(offeredInParts(small, 7).take(), small.map((c) => c.text))
     const large = corpus(MAX_TRAINING_CHUNKS * 2 + 123)
     const whole = trainingSample(large).map((c) => c.text)
     for (const part of [1_000, 9_999, large.length]) {
       const sample = offeredInParts(large, part)
       assert.strictEqual(sample.offered(), large.length)
-      assert.deepStrictEqual(sample.texts(), whole, `parts of ${part}`)
+      assert.deepStrictEqual(sample.take(), whole, `parts of ${part}`)
+      assert.deepStrictEqual(sample.take(), [], "taken once")
     }
-    assert.deepStrictEqual(offeredInParts([...large].reverse(), 4_321).texts(), whole)
+    assert.deepStrictEqual(offeredInParts([...large].reverse(), 4_321).take(), whole)
   }, 60_000) // samples 40,000 generated chunks five times
 })

@@ -52,7 +52,7 @@ const HELD = MAX_TRAINING_CHUNKS + MAX_TRAINING_CHUNKS / 2
 /**
  * `trainingSample` of chunks offered a part at a time, holding at most `HELD` of them: whenever
  * the held candidates pass that, they are cut back to their own sample, which keeps every chunk
- * the sample of the whole can hold. `texts` is the sample's texts, in its order.
+ * the sample of the whole can hold. `take` hands the sample's texts over, in its order.
  */
 export const sampler = () => {
   let held: Array<Candidate> = []
@@ -65,6 +65,11 @@ export const sampler = () => {
     },
     /** How many chunks were offered. */
     offered: (): number => offered,
-    texts: (): ReadonlyArray<string> => trainingSample(held).map((chunk) => chunk.text)
+    /** The sample's texts, in its order; the sampler lets go of them. */
+    take: (): ReadonlyArray<string> => {
+      const texts = trainingSample(held).map((chunk) => chunk.text)
+      held = []
+      return texts
+    }
   }
 }

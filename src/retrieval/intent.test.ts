@@ -13,6 +13,16 @@ describe("intent", () => {
     assert.closeTo(mean(intent.typeWeights), 1, 1e-12)
   })
 
+  it("a choice made wants decisions; how a mechanism decides or chooses does not", () => {
+    for (const question of ["why did we decide on SQLite", "what did they choose for the queue", "who decided the retention", "the rationale for leases"]) {
+      assert.include(classify(question).fired, "decision.decided", question)
+    }
+    for (const question of ["How does cairn decide that two notes contradict each other?", "how does the ranker choose a budget"]) {
+      assert.notInclude(classify(question).fired, "decision.decided", question)
+      assert.strictEqual(classify(question).typeWeights.decision, Math.min(...Object.values(classify(question).typeWeights)), question)
+    }
+  })
+
   it("a status question wants state and the latest word", () => {
     const intent = classify("what is the current status of the checkout migration")
     assert.isAbove(intent.typeWeights.state, intent.typeWeights.reference)

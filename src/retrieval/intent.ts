@@ -31,7 +31,12 @@ const rule = (
 /** The shipped cue table. Boosts are the weight a type gets when a rule fires, before normalising. */
 export const INTENT_RULES: ReadonlyArray<IntentRule> = [
   rule("decision.why", ["why"], { decision: 2.4 }),
-  rule("decision.decided", ["decide", "decided", "decision", "decisions", "chose", "chosen", "choose", "adr", "rationale", "tradeoff", "tradeoffs"], { decision: 2.4 }),
+  // A choice already made. The bare verbs are left out: "how does the indexer decide" and "how does
+  // the ranker choose" ask how a mechanism works, not for the record of a decision.
+  rule("decision.decided", [
+    "decided", "decision", "decisions", "chose", "chosen", "did we decide", "did we choose", "did they decide", "did they choose",
+    "adr", "rationale", "tradeoff", "tradeoffs"
+  ], { decision: 2.4 }),
   rule("decision.who-decided", ["who decided", "who chose", "who approved", "signed off"], { decision: 2 }),
   rule("convention.how-do-we", ["how do we", "how should we", "how should i", "what is our", "what's our"], { convention: 2.2 }),
   rule("convention.permission", ["can i", "can we", "am i allowed", "are we allowed", "allowed", "may i", "permitted", "forbidden"], { convention: 2.2 }),
