@@ -258,8 +258,12 @@ export const make = Effect.fnUntraced(function*(root: string, options: HistoryGi
       if (Option.isNone(commits) || commits.value.code !== 0 || !(Number(commits.value.stdout.trim()) <= maxLogCommits)) {
         return yield* blameEach(blame, paths, BLAME_CONCURRENCY)
       }
-      const [log, status, prefix, staged, blameConfig] = yield* Effect.all([
-        remembered === undefined ? run(LOG_ARGUMENTS) : Effect.succeed(Option.some<Ran>({ code: 0, stdout: "", stderr: "" })),
+      const ok = (ran: Option.Option<Ran>) => Option.isSome(ran) && ran.value.code === 0
+      const logPass = remembered !== undefined
+        ? Effect.succeed(Option.some(remembered.single))
+        : Effect.map(run(LOG_ARGUMENTS), (ran) => ok(ran) ? Option.some(singleCommitPaths(Option.getOrThrow(ran).stdout)) : Option.none())
+      const [singles, status, prefix, staged, blameConfig] = yield* Effect.all([
+        logPass,
         run(["status", "--porcelain", "-z", "--untracked-files=no"]),
         // Log, status and the index name paths from the top of the work tree; the root may be inside it.
         run(["rev-parse", "--show-prefix"]),
@@ -267,11 +271,10 @@ export const make = Effect.fnUntraced(function*(root: string, options: HistoryGi
         // Blame's own settings (revisions to ignore) change its answers; then only blame answers.
         run(["config", "--get-regexp", "^blame\\."])
       ], { concurrency: 5 })
-      const ok = (ran: Option.Option<Ran>) => Option.isSome(ran) && ran.value.code === 0
-      if (!ok(log) || !ok(status) || !ok(prefix) || !ok(staged) || (Option.isSome(blameConfig) && blameConfig.value.stdout.trim() !== "")) {
+      if (Option.isNone(singles) || !ok(status) || !ok(prefix) || !ok(staged) || (Option.isSome(blameConfig) && blameConfig.value.stdout.trim() !== "")) {
         return yield* blameEach(blame, paths, BLAME_CONCURRENCY)
       }
-      const single = remembered?.single ?? singleCommitPaths(Option.getOrThrow(log).stdout)
+      const single = singles.value
       if (headId !== undefined && remembered === undefined) logged = { head: headId, commits, single }
       const dirty = dirtyPaths(Option.getOrThrow(status).stdout)
       const blobs = indexBlobs(Option.getOrThrow(staged).stdout)

@@ -46,7 +46,8 @@ export const rebuild = (db: DatabaseSync, { refusal, vectorsUnavailable }: Rebui
     Effect.suspend(() => {
       const checks = rebuildChecks(content)
       const header: IndexWrite = { replaceAll: true, manifest: content.manifest, ...(content.relations === undefined ? {} : { relations: content.relations }) }
-      const refused = refusal(header) ?? checks.content
+      // The store's refusal of the header already includes the batch checks.
+      const refused = refusal(header)
       if (refused !== undefined) return Effect.fail(refused)
       // Every chunk of the build, as placed: its vector needs no lookup of the row.
       const placed = new Map<string, VectorMeta>()
