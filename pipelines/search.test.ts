@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import * as Recall from "../layers/Recall.ts"
 import { corpus } from "../test/support/Corpus.ts"
 import { clampEchoedQuery, MAX_ECHOED_QUERY_CHARS } from "../src/retrieval/pack.ts"
+import { makeChunk } from "../layers/contracts/ChunkFixtures.ts"
 import { search } from "./search.ts"
 
 const layer = Recall.reference(corpus)
@@ -56,4 +57,28 @@ describe("search over the reference layers", () => {
       const plain = yield* search({ query: "roll back a deploy", limit: 5 })
       assert.strictEqual(plain.query, "roll back a deploy")
     }).pipe(Effect.provide(layer)), 60_000)
+})
+
+describe("search over code", () => {
+  const code = (id: string, text: string) => makeChunk({ id, text, noteType: "code", lineEnd: text.split("\n").length })
+  const chunks = [
+    code("lib/helpers/buildURL.js#a", "export default function buildURL(url, params, options) {\n  return url + serialize(params, options.paramsSerializer)\n}"),
+    code("test/buildURL.test.js#a", "describe('buildURL', () => {\n  it('passes a callback as paramsSerializer to buildURL', () => {\n    expect(buildURL('/x', { a: 1 }, { paramsSerializer: callback })).toBe('/x?a=1')\n  })\n})"),
+    code("lib/defaults.js#a", "export const defaults = { timeout: 0, headers: {} }")
+  ]
+  const codeLayer = (config: object = {}) => Recall.reference({ chunks, edges: [] }, { config })
+  const query = "allow a callback as paramsSerializer to buildURL"
+
+  it.effect("a test file is weighed down unless the query asks about tests, and explain says by how much", () =>
+    Effect.gen(function*() {
+      const weighed = yield* search({ query, explain: true, limit: 3 })
+      assert.strictEqual(weighed.results[0]?.path, "lib/helpers/buildURL.js")
+      const test = weighed.results.find((r) => r.path === "test/buildURL.test.js")!
+      assert.strictEqual(test.components?.testWeight, 0.5)
+      assert.closeTo(test.score, test.components!.rrf * 0.5, 1e-4)
+      const unweighed = yield* search({ query, explain: true, limit: 3 }).pipe(Effect.provide(codeLayer({ testFileWeight: 1 })))
+      assert.strictEqual(unweighed.results[0]?.path, "test/buildURL.test.js")
+      const asked = yield* search({ query: `which tests ${query}`, explain: true, limit: 3 })
+      assert.strictEqual(asked.results.find((r) => r.path === "test/buildURL.test.js")?.components?.testWeight, 1)
+    }).pipe(Effect.provide(codeLayer())), 30_000)
 })

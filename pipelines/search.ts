@@ -3,7 +3,9 @@
  * recall, asked deeper and fused by RRF into one ranking of chunks; files (a module or a document),
  * chunks and symbols are read off that ranking in its order, so `kinds` filters after ranking and
  * never reorders, and a filtered page is still full. One payload for `cairn search --json` and the
- * MCP `search` tool.
+ * MCP `search` tool. A test, fixture or benchmark chunk is weighed by `testFileWeight` unless the
+ * query asks about tests, as stage 7 weighs it in recall: they repeat the code's names and crowd
+ * out the implementation (bench:commits, eval/commits/README.md).
  */
 import { Clock, Effect, Schema } from "effect"
 import type { Chunk } from "../src/domain/Chunk.ts"
@@ -16,6 +18,7 @@ import { IndexHealth, type IndexHealthReading } from "../src/ports/IndexHealth.t
 import { compile, type RetrievalFilter } from "../src/ports/RetrievalFilter.ts"
 import { terms } from "../src/text/Words.ts"
 import { RetrievalConfig } from "../src/RetrievalConfig.ts"
+import { asksAboutTests, isTestPath } from "../src/retrieval/adjust/testFiles.ts"
 import { Fusion } from "../src/retrieval/fuse.ts"
 import { clampEchoedQuery } from "../src/retrieval/pack.ts"
 import { analysedStopwords } from "../src/text/Stopwords.ts"
@@ -67,6 +70,8 @@ export const healthView = (reading: IndexHealthReading): typeof HealthView.Type 
 export const SearchComponents = Schema.Struct({
   /** The fused reciprocal-rank score of the result's best chunk. */
   rrf: Schema.Finite,
+  /** `testFileWeight` for a test, fixture or benchmark file when the query does not ask about tests, else 1: `score = rrf × testWeight`. */
+  testWeight: Schema.Finite,
   /** 1-based rank of that chunk in each leg that returned it. */
   ranks: Schema.Record(Schema.String, Schema.Int)
 })
@@ -84,7 +89,7 @@ export const SearchResult = Schema.Struct({
   symbol: Schema.optionalKey(Schema.String),
   /** Up to three lines of the chunk that hold the query's words, `line: text`. */
   excerpt: Schema.String,
-  /** Four significant digits of `components.rrf`; only the order among results means anything. */
+  /** Four significant digits of `components.rrf × components.testWeight`; only the order among results means anything. */
   score: Schema.Finite,
   components: Schema.optionalKey(SearchComponents)
 })
@@ -142,6 +147,8 @@ const toFilter = (request: SearchRequest): RetrievalFilter => ({
 interface Ranked {
   readonly chunk: Chunk
   readonly rrf: number
+  readonly testWeight: number
+  readonly score: number
   readonly ranks: Readonly<Record<string, number>>
 }
 
@@ -205,9 +212,14 @@ export const search = Effect.fn("search")(function*(
   const chunks = yield* store.get(fused.map((entry) => entry.id))
   // The filter again in memory, so a leg that filters loosely leaks nothing; link lists name, never answer.
   const passes = compile(filter)
-  const ranked = chunks.flatMap((chunk, i) =>
-    passes(chunk) && !chunk.isLinkList ? [{ chunk, rrf: fused[i]!.rrf, ranks: fused[i]!.ranks }] : []
-  )
+  const weighTests = config.testFileWeight !== 1 && !asksAboutTests(question.reduction.text)
+  const ranked = chunks.flatMap((chunk, i): Array<Ranked> => {
+    if (!passes(chunk) || chunk.isLinkList) return []
+    const testWeight = weighTests && isTestPath(chunk.path) ? config.testFileWeight : 1
+    return [{ chunk, rrf: fused[i]!.rrf, testWeight, score: fused[i]!.rrf * testWeight, ranks: fused[i]!.ranks }]
+  })
+  // Stable: equal scores keep the fused order.
+  ranked.sort((a, b) => b.score - a.score)
   const all = resultsOf(ranked, new Set(kinds))
   const queryTerms = new Set(terms(question.reduction.text))
   const results = all.slice(offset, offset + limit).map(({ entry, kind, symbol }): SearchResult => ({
@@ -219,8 +231,8 @@ export const search = Effect.fn("search")(function*(
     chunk: entry.chunk.id,
     ...(symbol === undefined ? {} : { symbol }),
     excerpt: excerptOf(entry.chunk, queryTerms),
-    score: significant(entry.rrf),
-    ...(request.explain === true ? { components: { rrf: entry.rrf, ranks: entry.ranks } } : {})
+    score: significant(entry.score),
+    ...(request.explain === true ? { components: { rrf: entry.rrf, testWeight: entry.testWeight, ranks: entry.ranks } } : {})
   }))
   return {
     // Echoed as the pack echoes a question: bounded, so a megabyte asked is not a megabyte answered.
