@@ -26,7 +26,8 @@ import { search } from "../pipelines/search.ts"
 import { CommitItem } from "../eval/commits/CommitItem.ts"
 import { mean, scoreRanking, type ItemScore } from "../eval/commits/scoring.ts"
 import { pairedBootstrap } from "../eval/bootstrap.ts"
-import { FILE_BASELINES, type FileRanker } from "./commits/fileBaselines.ts"
+import { compareIds } from "../src/domain/Ranking.ts"
+import { FILE_BASELINES } from "./commits/fileBaselines.ts"
 
 const args = process.argv.slice(2)
 const option = (name: string): string | undefined => {
@@ -94,19 +95,19 @@ const scratch = mkdtempSync(join(tmpdir(), "cairn-commits-"))
 const perRepository: Array<{ repository: string; items: number; cold: number; refresh: Array<number>; search: Array<number> }> = []
 
 try {
-  for (const [repository, all] of [...byRepository].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+  for (const [repository, all] of [...byRepository].sort((a, b) => compareIds(a[0], b[0]))) {
     const gitDir = mirrors.get(repository)
     if (gitDir === undefined || !existsSync(gitDir)) {
       console.error(`${repository}: no --mirror ${repository}=GIT_DIR given; its ${all.length} items are skipped`)
       continue
     }
-    const chosen = [...all].sort((a, b) => a.committedAt - b.committedAt || (a.commit < b.commit ? -1 : 1)).slice(0, limit)
+    const chosen = [...all].sort((a, b) => a.committedAt - b.committedAt || compareIds(a.commit, b.commit)).slice(0, limit)
     const work = join(scratch, repository.replace("/", "+"))
     // A clone sharing the mirror's objects: its history is the repository's, and the mirror is never written.
     execFileSync("git", ["clone", "-q", "--shared", "--no-checkout", gitDir, work])
     // Only what cairn reads is checked out: a mirror may lack the blobs of large binary files.
     git(work, "sparse-checkout", "set", "--no-cone", ...CHECKED_OUT)
-    const baselines: Array<FileRanker> = FILE_BASELINES.map((make) => make())
+    const baselines = FILE_BASELINES.map(({ make, name }) => ({ name, ranker: make() }))
     const memory = IndexMemory.make()
     let previous: string | undefined
     const timing = { repository, items: chosen.length, cold: 0, refresh: [] as Array<number>, search: [] as Array<number> }
@@ -121,7 +122,7 @@ try {
       git(work, "clean", "-f", "-d", "-q", "-e", ".cairn")
       for (const path of changed) {
         const text = readIfSmall(join(work, path))
-        for (const baseline of baselines) text === undefined ? baseline.remove(path) : baseline.put(path, text)
+        for (const { ranker } of baselines) text === undefined ? ranker.remove(path) : ranker.put(path, text)
       }
       const t0 = performance.now()
       await platform.runPromise(indexRepository({ root: work, now: item.committedAt * 1000, memory }).pipe(
@@ -140,7 +141,7 @@ try {
         await runtime.dispose()
         record(condition.name, item.id, scoreRanking(response.results.map((r) => r.path), item.relevant))
       }
-      for (const baseline of baselines) record(baseline.name, item.id, scoreRanking(baseline.rank(item.query, DEPTH), item.relevant))
+      for (const { name, ranker } of baselines) record(name, item.id, scoreRanking(ranker.rank(item.query, DEPTH), item.relevant))
     }
     perRepository.push(timing)
     rmSync(work, { recursive: true, force: true })
@@ -151,7 +152,7 @@ try {
 }
 
 const median = (values: ReadonlyArray<number>) => (values.length === 0 ? 0 : [...values].sort((a, b) => a - b)[values.length >> 1]!)
-const rankers = [...conditions.map((c) => c.name), ...FILE_BASELINES.map((make) => make().name)]
+const rankers = [...conditions.map((c) => c.name), ...FILE_BASELINES.map(({ name }) => name)]
 const figures = (ids: ReadonlyArray<string>) =>
   rankers.map((name) => {
     const of = ids.map((id) => scores.get(name)?.get(id)).filter((s): s is ItemScore => s !== undefined)

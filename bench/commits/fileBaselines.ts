@@ -10,9 +10,9 @@
  */
 import MiniSearch from "minisearch"
 import { DatabaseSync } from "node:sqlite"
+import { compareIds } from "../../src/domain/Ranking.ts"
 
 export interface FileRanker {
-  readonly name: string
   readonly put: (path: string, text: string) => void
   readonly remove: (path: string) => void
   /** Paths best first, at most `limit`. */
@@ -23,12 +23,9 @@ export interface FileRanker {
 export const queryWords = (query: string): Array<string> =>
   [...new Set((query.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []).filter((w) => w.length > 1))]
 
-const byPath = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
-
 export const grep = (): FileRanker => {
   const files = new Map<string, string>()
   return {
-    name: "grep",
     put: (path, text) => void files.set(path, text.toLowerCase()),
     remove: (path) => void files.delete(path),
     rank: (query, limit) => {
@@ -47,20 +44,19 @@ export const grep = (): FileRanker => {
         }
         if (distinct > 0) scored.push({ path, distinct, hits })
       }
-      scored.sort((a, b) => b.distinct - a.distinct || b.hits - a.hits || byPath(a.path, b.path))
+      scored.sort((a, b) => b.distinct - a.distinct || b.hits - a.hits || compareIds(a.path, b.path))
       return scored.slice(0, limit).map((s) => s.path)
     }
   }
 }
 
-const bm25 = (name: string, pathWeight: number): FileRanker => {
+const bm25 = (pathWeight: number): FileRanker => {
   const db = new DatabaseSync(":memory:")
   db.exec("CREATE VIRTUAL TABLE files USING fts5(path, body, tokenize = 'unicode61')")
   const insert = db.prepare("INSERT INTO files(path, body) VALUES (?, ?)")
   const remove = db.prepare("DELETE FROM files WHERE path = ?")
   const search = db.prepare(`SELECT path FROM files WHERE files MATCH ? ORDER BY bm25(files, ${pathWeight}, 1), path LIMIT ?`)
   return {
-    name,
     put: (path, text) => {
       remove.run(path)
       insert.run(path, text)
@@ -75,15 +71,14 @@ const bm25 = (name: string, pathWeight: number): FileRanker => {
   }
 }
 
-export const bm25Content = (): FileRanker => bm25("bm25-content", 0)
-export const bm25PathContent = (): FileRanker => bm25("bm25-path-content", 1)
+export const bm25Content = (): FileRanker => bm25(0)
+export const bm25PathContent = (): FileRanker => bm25(1)
 
 export const minisearch = (): FileRanker => {
   // Its background vacuum is off: it overflowed the stack on a replayed history, and a discarded file only leaves its terms behind.
   const index = new MiniSearch<{ id: string; path: string; body: string }>({ fields: ["path", "body"], storeFields: [], autoVacuum: false })
   const present = new Set<string>()
   return {
-    name: "minisearch",
     put: (path, text) => {
       if (present.has(path)) index.discard(path)
       index.add({ id: path, path, body: text })
@@ -96,4 +91,9 @@ export const minisearch = (): FileRanker => {
   }
 }
 
-export const FILE_BASELINES: ReadonlyArray<() => FileRanker> = [grep, bm25Content, bm25PathContent, minisearch]
+export const FILE_BASELINES: ReadonlyArray<{ readonly name: string; readonly make: () => FileRanker }> = [
+  { name: "grep", make: grep },
+  { name: "bm25-content", make: bm25Content },
+  { name: "bm25-path-content", make: bm25PathContent },
+  { name: "minisearch", make: minisearch }
+]

@@ -10,6 +10,7 @@
 import { execFileSync } from "node:child_process"
 import { writeFileSync } from "node:fs"
 import type { CommitItem } from "../../eval/commits/CommitItem.ts"
+import { compareIds } from "../../src/domain/Ranking.ts"
 import { judge, LOG_FORMAT, parseLog, type Rejection } from "../../eval/commits/miningRules.ts"
 
 const args = process.argv.slice(2)
@@ -40,7 +41,7 @@ for (const source of sources.sort()) {
     if (verdict._tag === "Rejected") rejections.set(verdict.reason, (rejections.get(verdict.reason) ?? 0) + 1)
     else if (kept.length < perRepository) kept.push(verdict.item)
   }
-  kept.sort((a, b) => a.committedAt - b.committedAt || (a.commit < b.commit ? -1 : 1))
+  kept.sort((a, b) => a.committedAt - b.committedAt || compareIds(a.commit, b.commit))
   items.push(...kept)
   const removed = [...rejections].sort((a, b) => b[1] - a[1]).map(([reason, n]) => `${reason} ${n}`).join(", ")
   console.log(`${repository}: ${kept.length} items (${kept.filter((i) => i.split === "dev").length} dev); removed: ${removed}`)

@@ -4,6 +4,7 @@
  * states the same rules in prose; a change here changes the set, and the set is mined again.
  */
 import { createHash } from "node:crypto"
+import { compareIds } from "../../src/domain/Ranking.ts"
 import type { CommitItem } from "./CommitItem.ts"
 
 /** One commit as `git log --name-status` reports it. */
@@ -72,7 +73,7 @@ export const relevantAtParent = (changes: ReadonlyArray<FileChange>): Array<stri
     const before = (kind === "R" || kind === "C") && change.from !== undefined ? change.from : change.path
     if (isSourcePath(before)) paths.add(before)
   }
-  return [...paths].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+  return [...paths].sort(compareIds)
 }
 
 /** Half the items are held back, decided by a hash of the id, so the split never depends on what was mined beside an item. */
