@@ -18,7 +18,7 @@ import { IndexHealth, type IndexHealthReading } from "../src/ports/IndexHealth.t
 import { compile, type RetrievalFilter } from "../src/ports/RetrievalFilter.ts"
 import { terms } from "../src/text/Words.ts"
 import { RetrievalConfig } from "../src/RetrievalConfig.ts"
-import { asksAboutTests, isTestPath } from "../src/retrieval/adjust/testFiles.ts"
+import { testFileWeigher } from "../src/retrieval/adjust/testFiles.ts"
 import { Fusion } from "../src/retrieval/fuse.ts"
 import { clampEchoedQuery } from "../src/retrieval/pack.ts"
 import { analysedStopwords } from "../src/text/Stopwords.ts"
@@ -212,10 +212,10 @@ export const search = Effect.fn("search")(function*(
   const chunks = yield* store.get(fused.map((entry) => entry.id))
   // The filter again in memory, so a leg that filters loosely leaks nothing; link lists name, never answer.
   const passes = compile(filter)
-  const weighTests = config.testFileWeight !== 1 && !asksAboutTests(question.reduction.text)
+  const weigh = testFileWeigher(question.reduction.text, config.testFileWeight)
   const ranked = chunks.flatMap((chunk, i): Array<Ranked> => {
     if (!passes(chunk) || chunk.isLinkList) return []
-    const testWeight = weighTests && isTestPath(chunk.path) ? config.testFileWeight : 1
+    const testWeight = weigh(chunk.path)
     return [{ chunk, rrf: fused[i]!.rrf, testWeight, score: fused[i]!.rrf * testWeight, ranks: fused[i]!.ranks }]
   })
   // Stable: equal scores keep the fused order.

@@ -31,7 +31,7 @@ import type { NoteEdge } from "../ports/GraphStore.ts"
 import type { RetrievalConfigShape } from "../RetrievalConfig.ts"
 import type { Intent } from "./intent.ts"
 import { NEVER_FOLLOWED } from "./expand.ts"
-import { asksAboutTests, isTestPath } from "./adjust/testFiles.ts"
+import { testFileWeigher } from "./adjust/testFiles.ts"
 import { coveredTerms, passageStems, queryTerms, type Term } from "./terms.ts"
 import { foldedStopwords } from "../text/Stopwords.ts"
 
@@ -112,7 +112,7 @@ export const adjust = (candidates: ReadonlyArray<Candidate.Candidate>, context: 
   }
   const consensusCap = Number.isFinite(config.linkConsensusCap) && config.linkConsensusCap >= 1 ? config.linkConsensusCap : undefined
 
-  const weighTests = config.testFileWeight !== 1 && !asksAboutTests(context.query)
+  const testWeight = testFileWeigher(context.query, config.testFileWeight)
   const own = candidates.map((c, i): ScoreComponents => {
     const chunk = c.chunk
     const notes = perNote.get(chunk.noteId) ?? 1
@@ -125,8 +125,7 @@ export const adjust = (candidates: ReadonlyArray<Candidate.Candidate>, context: 
     const age = ageInDays(chunk.provenance.createdAt, now)
     return {
       ...c.components,
-      typeWeight: (1 + config.typeWeightStrength * (intent.typeWeights[chunk.noteType] - 1)) *
-        (weighTests && isTestPath(chunk.path) ? config.testFileWeight : 1),
+      typeWeight: (1 + config.typeWeightStrength * (intent.typeWeights[chunk.noteType] - 1)) * testWeight(chunk.path),
       noteSupport: floored(config.supportFloor, support),
       termCoverage: floored(config.coverageFloor, coverage),
       noteCoverage: floored(config.noteCoverageFloor, noteCoverage),

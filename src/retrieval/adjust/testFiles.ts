@@ -2,7 +2,7 @@
  * Tests, fixtures and benchmarks: files that exercise the code rather than define it. They repeat
  * the code's names and the docs' words, so they match a question about code as well as the code
  * does, and crowd it out (a fixture of software notes took all five top places for "which setting
- * bounds the claims a pack holds?"). Stage 7 weighs them down unless the question asks about them.
+ * bounds the claims a pack holds?"). Stage 7 and search weigh them down unless the question asks about them.
  */
 
 // By name: `x.test.ts`, `x.spec.js`, `x.bench.ts`, `x.e2e-spec.ts`, `x.test-d.ts`, Go's `x_test.go`,
@@ -24,3 +24,7 @@ export const isTestPath = (path: string): boolean => {
 
 /** Whether the question itself is about tests, fixtures or benchmarks. */
 export const asksAboutTests = (query: string): boolean => TEST_WORDS.test(query)
+
+/** The weight of a file's passage for `query`: `testFileWeight` for a test file unless the query asks about tests, else 1. */
+export const testFileWeigher = (query: string, testFileWeight: number): ((path: string) => number) =>
+  testFileWeight === 1 || asksAboutTests(query) ? () => 1 : (path) => (isTestPath(path) ? testFileWeight : 1)
