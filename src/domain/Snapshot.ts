@@ -37,7 +37,13 @@ export const DeclarationKind = Schema.Literals([
   "interface",
   "type",
   "enum",
-  "namespace"
+  "namespace",
+  // Kinds of the languages read with tree-sitter (src/languages), which TypeScript does not have.
+  "method",
+  "struct",
+  "trait",
+  "impl",
+  "macro"
 ])
 export type DeclarationKind = typeof DeclarationKind.Type
 
@@ -49,7 +55,11 @@ export const Declaration = Schema.Struct({
 })
 export type Declaration = typeof Declaration.Type
 
-export const ModuleLanguage = Schema.Literals(["ts", "tsx", "js", "jsx"])
+export const ModuleLanguage = Schema.Literals([
+  "ts", "tsx", "js", "jsx",
+  // Read with tree-sitter: the ids of src/languages/Languages.ts.
+  "bash", "c", "cpp", "csharp", "go", "java", "kotlin", "php", "python", "ruby", "rust"
+])
 export type ModuleLanguage = typeof ModuleLanguage.Type
 
 export const ModuleEntity = Schema.Struct({
