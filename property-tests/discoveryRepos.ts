@@ -40,9 +40,42 @@ export const DocumentSpec = Schema.Struct({
   bom: Schema.Boolean
 })
 
+/** A file of a language read with tree-sitter: its imports name the same few files, so they resolve, repeat and dangle. */
+export const SourceSpec = Schema.Struct({
+  language: Schema.Literals(["python", "go", "rust", "java", "c", "ruby", "bash"]),
+  directory: Schema.Literals(["svc", "svc/core"]),
+  name: Schema.Literals(["a", "b", "c"]),
+  imports: short(Schema.Literals(["a", "b", "c", "missing"]), 3),
+  functions: short(Schema.Literals(["run", "parse", "Model"]), 2)
+})
+type SourceSpec = typeof SourceSpec.Type
+
+const EXTENSIONS: Readonly<Record<SourceSpec["language"], string>> = { python: "py", go: "go", rust: "rs", java: "java", c: "c", ruby: "rb", bash: "sh" }
+
+const sourceText = (source: SourceSpec): string => {
+  const { functions, imports } = source
+  switch (source.language) {
+    case "python":
+      return [...imports.map((name) => `from . import ${name}`), ...functions.map((name) => `def ${name}():\n    return ${JSON.stringify(name)}`)].join("\n")
+    case "go":
+      return [`package ${source.name}`, ...imports.map((name) => `import "example.com/demo/svc/${name}"`), ...functions.map((name) => `func ${name}() {}`)].join("\n")
+    case "rust":
+      return [...imports.map((name) => `mod ${name};\nuse crate::${name}::Item;`), ...functions.map((name) => `pub fn ${name}() {}`)].join("\n")
+    case "java":
+      return [`package ${source.directory.replace("/", ".")};`, ...imports.map((name) => `import svc.core.${name};`), `public class ${source.name.toUpperCase()} {`, ...functions.map((name) => `  void ${name}() {}`), "}"].join("\n")
+    case "c":
+      return [...imports.map((name) => `#include "${name}.c"`), ...functions.map((name) => `int ${name}(void) { return 0; }`)].join("\n")
+    case "ruby":
+      return [...imports.map((name) => `require_relative "${name}"`), ...functions.map((name) => `def ${name}\nend`)].join("\n")
+    case "bash":
+      return [...imports.map((name) => `source ./${name}.sh`), ...functions.map((name) => `${name}() {\n  echo ${name}\n}`)].join("\n")
+  }
+}
+
 export const RepoSpec = Schema.Struct({
   modules: short(ModuleSpec, 7),
   documents: short(DocumentSpec, 3),
+  sources: short(SourceSpec, 5),
   pathsTo: Schema.Literals(["src/core", "src/util"])
 })
 export type RepoSpec = typeof RepoSpec.Type
@@ -71,6 +104,8 @@ export const buildRepo = (spec: RepoSpec): Files => {
     for (const symbol of module.exports) lines.push(`export const ${symbol} = ${JSON.stringify(module.name)}`)
     files[`${module.directory}/${module.name}.ts`] = `${lines.join("\n")}\n`
   }
+  for (const source of spec.sources) files[`${source.directory}/${source.name}.${EXTENSIONS[source.language]}`] = `${sourceText(source)}\n`
+  if (spec.sources.some((source) => source.language === "go")) files["go.mod"] = "module example.com/demo\n\ngo 1.22\n"
   for (const document of spec.documents) {
     const text = `# ${document.name}\n\n${document.parts.join("\n\n")}\n`
     files[`${document.directory}/${document.name}.md`] = document.bom ? `\uFEFF${text}` : text

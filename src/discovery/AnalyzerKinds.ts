@@ -3,9 +3,11 @@
  * loading it. A check that the tree is unchanged since the last scan needs no more than this, so
  * the parsers behind the analyzers (oxc, remark) load only when a file is actually read.
  */
+import { LANGUAGES } from "../languages/Languages.ts"
 import type { Analyzer } from "./FileAnalysis.ts"
+import { GRAMMAR_ANALYZER_VERSION } from "./GrammarVersion.ts"
 
-export type AnalyzerKind = Omit<Analyzer, "analyze" | "analyzeAlone">
+export type AnalyzerKind = Omit<Analyzer, "analyze" | "analyzeAlone" | "ready">
 
 export const TYPESCRIPT = {
   id: "typescript",
@@ -35,5 +37,20 @@ export const TSCONFIG = {
   fileNamePattern: /^(tsconfig|jsconfig)(\..+)?\.json$/
 } as const satisfies AnalyzerKind
 
+export const GOMOD = {
+  id: "gomod",
+  version: "1",
+  extensions: [],
+  fileNamePattern: /^go\.mod$/
+} as const satisfies AnalyzerKind
+
+/** The languages read with tree-sitter, one analyzer each, named by the language. */
+export const GRAMMARS: ReadonlyArray<AnalyzerKind> = LANGUAGES.map((language) => ({
+  id: language.id,
+  version: GRAMMAR_ANALYZER_VERSION,
+  extensions: language.extensions,
+  fileNamePattern: undefined
+}))
+
 /** The standard analyzers, in registration order (later registrations win a tie). */
-export const STANDARD: ReadonlyArray<AnalyzerKind> = [TYPESCRIPT, MARKDOWN, MANIFEST, TSCONFIG]
+export const STANDARD: ReadonlyArray<AnalyzerKind> = [TYPESCRIPT, ...GRAMMARS, MARKDOWN, MANIFEST, GOMOD, TSCONFIG]

@@ -27,6 +27,7 @@ import { declaredNames, keysOfSnapshot, moduleUniverseKey, resolutionKey, snapsh
 import { sha256Text } from "../source/Hashing.ts"
 import type { ModuleUniverse } from "./ModuleResolution.ts"
 import { makeResolver } from "./ModuleResolution.ts"
+import { languageById } from "../languages/Languages.ts"
 import type { FileOutcome, ModuleScanContext } from "./ModuleScan.ts"
 import { notesToCoverage, reuseModuleUnread, scanModule } from "./ModuleScan.ts"
 import { lazy } from "./Lazy.ts"
@@ -107,6 +108,7 @@ export const partition = (files: ReadonlyArray<ListedFile>, config: DiscoveryCon
   const configFiles: Array<{ file: ListedFile; analyzer: Analyzer }> = []
   const coverage: Array<Coverage> = []
   const unanalysed = new Map<string, number>()
+  // Some analyzer of modules, when the tree holds any: TypeScript's or a language's.
   let moduleAnalyzer: Analyzer | undefined
   for (const file of files) {
     const analyzer = standard.analyzerFor(file.path)
@@ -124,7 +126,7 @@ export const partition = (files: ReadonlyArray<ListedFile>, config: DiscoveryCon
       })
       continue
     }
-    if (analyzer.id === "typescript") {
+    if (analyzer.id === "typescript" || languageById(analyzer.id) !== undefined) {
       moduleAnalyzer = analyzer
       modules.push(file)
     } else if (analyzer.id === ANALYZER_ID) {
@@ -187,7 +189,7 @@ export const discoverWith = Effect.fnUntraced(function*(input: DiscoverInput,
     // Modules: units the cache vouches for need no I/O; the rest stream through read and parse.
     yield* progress("modules")
     const moduleContext: ModuleScanContext | undefined = moduleAnalyzer && {
-      analyzer: moduleAnalyzer,
+      analyzerOf: (path) => standard.analyzerFor(path)!,
       resolve: makeResolver(universe),
       previous,
       universeUnchanged: moduleUnchanged,

@@ -108,4 +108,9 @@ export interface Analyzer {
    * `analyze` is tuned for throughput on many (see OxcModule.ts). Absent: `analyze` serves both.
    */
   readonly analyzeAlone?: (path: string, text: string) => Analysis
+  /**
+   * Loads what `analyze` needs that cannot be loaded synchronously (a tree-sitter grammar); every
+   * caller awaits it before the first `analyze`. Absent: nothing to load.
+   */
+  readonly ready?: () => Promise<void>
 }

@@ -25,14 +25,16 @@ export const moduleRelations = (
   const from = `module:${path}`
   const grouped = new Map<string, { kind: string; to: string; evidence: Array<Evidence> }>()
   for (const reference of references) {
-    const to = resolve(path, reference.specifier)
-    const key = `${reference.kind}\u0000${to}`
-    let group = grouped.get(key)
-    if (group === undefined) {
-      group = { kind: reference.kind, to, evidence: [] }
-      grouped.set(key, group)
+    const resolved = resolve(path, reference.specifier)
+    for (const to of typeof resolved === "string" ? [resolved] : resolved) {
+      const key = `${reference.kind}\u0000${to}`
+      let group = grouped.get(key)
+      if (group === undefined) {
+        group = { kind: reference.kind, to, evidence: [] }
+        grouped.set(key, group)
+      }
+      group.evidence.push({ path, line: reference.line, text: reference.specifier })
     }
-    group.evidence.push({ path, line: reference.line, text: reference.specifier })
   }
   return [...grouped.values()].map((group) => ({
     kind: group.kind,
@@ -45,11 +47,16 @@ export const moduleRelations = (
 }
 
 /** The references a module's previous relations were built from, recovered from their evidence. */
-export const referencesOf = (relations: ReadonlyArray<Relation>): Array<ModuleReference> =>
-  relations.flatMap((relation) =>
-    relation.evidence.map((item) => ({
-      kind: relation.kind as ModuleReferenceKind,
-      specifier: item.text ?? "",
-      line: item.line ?? 0
-    }))
+export const referencesOf = (relations: ReadonlyArray<Relation>): Array<ModuleReference> => {
+  // One reference may stand behind several relations (a Go import of a package of several files).
+  const seen = new Set<string>()
+  return relations.flatMap((relation) =>
+    relation.evidence.flatMap((item) => {
+      const reference = { kind: relation.kind as ModuleReferenceKind, specifier: item.text ?? "", line: item.line ?? 0 }
+      const key = `${reference.kind}\u0000${reference.line}\u0000${reference.specifier}`
+      if (seen.has(key)) return []
+      seen.add(key)
+      return [reference]
+    })
   )
+}

@@ -6,6 +6,7 @@
  */
 import type { CompilerOptions, EntryPoint, PathMapping } from "../domain/Snapshot.ts"
 import { configLookup } from "./CompilerOptions.ts"
+import { languageResolver } from "./LanguageResolution.ts"
 import { ancestors, dirname, extname, join, resolve } from "../source/Paths.ts"
 
 export interface WorkspacePackage {
@@ -25,7 +26,8 @@ export interface ModuleUniverse {
   readonly compilerOptions: ReadonlyArray<CompilerOptions>
 }
 
-export type Resolver = (from: string, specifier: string) => string
+/** The endpoint a specifier names, or several (a Go import names every file of its package). */
+export type Resolver = (from: string, specifier: string) => string | ReadonlyArray<string>
 
 /** TypeScript's mapping from a written JavaScript extension to the files it may mean, in its order. */
 const MAPPED_EXTENSIONS: Readonly<Record<string, ReadonlyArray<string>>> = {
@@ -160,7 +162,10 @@ export const makeResolver = (universe: ModuleUniverse): Resolver => {
   // (and a `#` import on the package scope too): modules share answers, and a bare name is
   // resolved once per config.
   const memo = new Map<string, string>()
+  const ofLanguage = languageResolver(universe)
   return (from, specifier) => {
+    const inLanguage = ofLanguage(from, specifier)
+    if (inLanguage !== undefined) return inLanguage
     const key = isRelative(specifier)
       ? `${dirname(from)}\u0000${specifier}`
       : specifier.startsWith("#")

@@ -5,7 +5,8 @@
  */
 import { Effect } from "effect"
 import type * as Digest from "effect/crypto/Digest"
-import type { Coverage, ModuleEntity } from "../domain/Snapshot.ts"
+import type { Coverage, ModuleEntity, ModuleLanguage } from "../domain/Snapshot.ts"
+import { languageById } from "../languages/Languages.ts"
 import type { SourceTree } from "../ports/SourceTree.ts"
 import type { Unit } from "./Assemble.ts"
 import type { Analyzer, Note } from "./FileAnalysis.ts"
@@ -28,7 +29,8 @@ export interface FileOutcome {
 }
 
 export interface ModuleScanContext {
-  readonly analyzer: Analyzer
+  /** The analyzer of a module file: TypeScript's, or its language's (see GrammarAnalyzer.ts). */
+  readonly analyzerOf: (path: string) => Analyzer
   readonly resolve: Resolver
   readonly previous: PreviousIndex | undefined
   /** The module universe equals the previous snapshot's: its relations stand as they are. */
@@ -59,7 +61,7 @@ const reuse = (prior: ModuleEntity, file: ListedFile, context: ModuleScanContext
     unit: {
       entity: prior,
       relations: context.universeUnchanged ? relations : moduleRelations(file.path, referencesOf(relations), context.resolve),
-      coverage: previous.coverageOf(file.path, context.analyzer.id)
+      coverage: previous.coverageOf(file.path, context.analyzerOf(file.path).id)
     },
     parsed: false,
     reused: true
@@ -79,8 +81,11 @@ export const reuseModuleUnread = (file: ListedFile, context: ModuleScanContext):
 export const scanModule = (
   file: ListedFile,
   context: ModuleScanContext
-): Effect.Effect<FileOutcome | Unread, never, SourceTree | Digest.Digest> =>
-  Effect.map(readContent(file, false, context.cache, context.analyzer.id), (content): FileOutcome | Unread => {
+): Effect.Effect<FileOutcome | Unread, never, SourceTree | Digest.Digest> => {
+  const analyzer = context.analyzerOf(file.path)
+  // A grammar that cannot load leaves the analyzer to say so, file by file, as a `failed` note.
+  const ready = analyzer.ready === undefined ? Effect.void : Effect.ignore(Effect.tryPromise(analyzer.ready))
+  return Effect.map(Effect.andThen(ready, readContent(file, false, context.cache, analyzer.id)), (content): FileOutcome | Unread => {
     if (isUnread(content)) return content
     const prior = priorModule(file, context)
     if (prior !== undefined && content.hash === hashOf(prior)) return reuse(prior, file, context)
@@ -89,19 +94,19 @@ export const scanModule = (
       kind: "module",
       path: file.path,
       evidence: [{ path: file.path, contentHash: content.hash }],
-      language: languageOf(file.path),
+      language: languageById(analyzer.id)?.id as ModuleLanguage | undefined ?? languageOf(file.path),
       exports: [],
       declarations: []
     }
     if (isBinary(content.bytes)) {
       return {
-        unit: { entity, relations: [], coverage: notesToCoverage(context.analyzer.id, file.path, [BINARY_NOTE]) },
+        unit: { entity, relations: [], coverage: notesToCoverage(analyzer.id, file.path, [BINARY_NOTE]) },
         parsed: false,
         reused: false
       }
     }
     const { findings, text } = context.redact(file.path, decodeText(content.bytes))
-    const analysis = runAnalyzer(context.analyzer, file.path, text)
+    const analysis = runAnalyzer(analyzer, file.path, text)
     const facts = analysis.facts?._tag === "module" ? analysis.facts : undefined
     return {
       unit: {
@@ -109,9 +114,10 @@ export const scanModule = (
           ? entity
           : { ...entity, language: facts.language, exports: facts.exports, declarations: facts.declarations },
         relations: facts === undefined ? [] : moduleRelations(file.path, facts.references, context.resolve),
-        coverage: [...notesToCoverage(context.analyzer.id, file.path, analysis.notes), ...findingsToCoverage(context.analyzer.id, file.path, findings)]
+        coverage: [...notesToCoverage(analyzer.id, file.path, analysis.notes), ...findingsToCoverage(analyzer.id, file.path, findings)]
       },
       parsed: true,
       reused: false
     }
   })
+}

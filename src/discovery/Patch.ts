@@ -208,7 +208,7 @@ export const patch = Effect.fnUntraced(function*(input: PatchInput): Effect.fn.R
     }
     // A tree of documents alone has no module analyzer, and no module to scan with one.
     const redact = redactor(config.unredacted)
-    const context = moduleAnalyzer && { analyzer: alone(moduleAnalyzer), resolve: makeResolver(universe), previous, universeUnchanged: true, cache, redact }
+    const context = moduleAnalyzer && { analyzerOf: (path: string) => alone(standard.analyzerFor(path)!), resolve: makeResolver(universe), previous, universeUnchanged: true, cache, redact }
 
     const digest = yield* Digest.Digest
     const encoder = new TextEncoder()
@@ -295,7 +295,7 @@ export const patch = Effect.fnUntraced(function*(input: PatchInput): Effect.fn.R
     const movedPaths = new Set([...movedModules, ...movedDocuments].map((file) => file.path))
     const kept = stored.coverage.filter((entry) =>
       entry.analyzer !== "source-tree" && entry.analyzer !== "repository" && entry.status !== "skipped-size" &&
-      !((entry.analyzer === moduleAnalyzer?.id || entry.analyzer === ANALYZER_ID) && movedPaths.has(entry.scope))
+      !((entry.analyzer === standard.analyzerFor(entry.scope)?.id || entry.analyzer === ANALYZER_ID) && movedPaths.has(entry.scope))
     )
     const note = runNote({ _tag: "Accepted", index: previous }, {
       analysed: modules.length + documents.length + configFiles.length,

@@ -25,9 +25,21 @@ describe("Registry", () => {
 
   it("versions - every analyzer, keys sorted", () => {
     assert.deepStrictEqual(Object.keys(make([throwing, ...standard.analyzers]).versions), [
+      "bash",
+      "c",
+      "cpp",
+      "csharp",
       "explosive",
+      "go",
+      "gomod",
+      "java",
+      "kotlin",
       "manifest",
       "markdown",
+      "php",
+      "python",
+      "ruby",
+      "rust",
       "tsconfig",
       "typescript"
     ])
