@@ -1,6 +1,6 @@
 /**
  * One file into chunks with provenance: the chunker chosen by extension (Markdown, TypeScript and
- * JavaScript, else line windows), then ids, hashes, note type, trust, status and the age of the
+ * JavaScript, the languages read with tree-sitter, else line windows), then ids, hashes, note type, trust, status and the age of the
  * words. Never fails: a file that does not parse is chunked by lines.
  */
 import { Effect } from "effect"
@@ -12,6 +12,9 @@ import type { BlameLine } from "../../ports/History.ts"
 import { blockId, disambiguate } from "./BlockId.ts"
 import { type ChunkOptions, resolve } from "./ChunkOptions.ts"
 import { chunkCode } from "./CodeChunker.ts"
+import { chunkWithGrammar } from "./GrammarChunker.ts"
+import * as Grammars from "../../languages/Grammars.ts"
+import { languageOfPath } from "../../languages/Languages.ts"
 import type { Draft } from "./Draft.ts"
 import { type Fields, tags as readTags, text as fieldText } from "./Frontmatter.ts"
 import { chunkLines } from "./LineChunker.ts"
@@ -43,7 +46,10 @@ const structure = (input: ChunkFileInput, options: ChunkOptions): Structured => 
   const extension = extname(input.path)
   const fields = input.frontmatterDefaults ?? {}
   if (MARKDOWN_EXTENSIONS.has(extension)) return chunkMarkdown(input.path, input.text, fields, options)
-  const drafts = CODE_EXTENSIONS.has(extension) ? chunkCode(input.path, input.text, options) : undefined
+  const language = languageOfPath(input.path)
+  const drafts = language !== undefined
+    ? chunkWithGrammar(language, input.path, input.text, options)
+    : CODE_EXTENSIONS.has(extension) ? chunkCode(input.path, input.text, options) : undefined
   return { title: input.path, fields, drafts: drafts ?? chunkLines(input.path, input.text, options) }
 }
 
@@ -56,6 +62,9 @@ const ChunkIdOf = (id: string) => ChunkId.make(id)
 export const chunkFile = Effect.fnUntraced(function*(input: ChunkFileInput,
   options?: Partial<ChunkOptions>): Effect.fn.Return<ReadonlyArray<Chunk>, never, Digest.Digest> {
     const resolved = resolve(options)
+    // A grammar that cannot be loaded leaves its files to line windows, as a parse given up does.
+    const language = languageOfPath(input.path)
+    if (language !== undefined) yield* Effect.ignore(Effect.tryPromise(() => Grammars.ready([language.grammar])))
     const { title, fields, drafts } = structure(input, resolved)
     const history = input.history === undefined ? undefined : indexHistory(input.history)
     // Source is code wherever it sits and whatever a folder's defaults declare.
