@@ -23,7 +23,7 @@ import type { SnapshotMemo } from "../src/discovery/SnapshotMemo.ts"
 import { redactor } from "../src/discovery/SecretScan.ts"
 import { scanFingerprint } from "../src/discovery/Unchanged.ts"
 import type { Listing } from "../src/discovery/Walk.ts"
-import { CODE_EXTENSIONS, MARKDOWN_EXTENSIONS } from "../src/index/chunk/NoteFiles.ts"
+import { isNoteFile } from "../src/index/chunk/NoteFiles.ts"
 import { mayMoveRanking } from "../src/languages/Languages.ts"
 import * as ChunkingConfig from "../src/index/chunk/ChunkingConfig.ts"
 import { Training } from "../src/ports/Training.ts"
@@ -169,10 +169,7 @@ const makeCairnDir = Effect.fn("indexRepository.makeCairnDir")(function*(fs: Fil
 })
 
 /** A file the index keeps as a note when discovery makes a module or document of it. */
-const isNotePath = (path: string): boolean => {
-  const extension = path.slice(path.lastIndexOf(".")).toLowerCase()
-  return MARKDOWN_EXTENSIONS.has(extension) || CODE_EXTENSIONS.has(extension)
-}
+const isNotePath = isNoteFile
 
 interface IndexedNotes {
   /** Note path → content hash. */

@@ -4,6 +4,7 @@
  * the parsers behind the analyzers (oxc, remark) load only when a file is actually read.
  */
 import { LANGUAGES } from "../languages/Languages.ts"
+import { TEXT_EXTENSIONS, TEXT_FILE_NAMES } from "../languages/TextFiles.ts"
 import type { Analyzer } from "./FileAnalysis.ts"
 import { GRAMMAR_ANALYZER_VERSION } from "./GrammarVersion.ts"
 
@@ -44,6 +45,14 @@ export const GOMOD = {
   fileNamePattern: /^go\.mod$/
 } as const satisfies AnalyzerKind
 
+/** Configuration and other text, kept as a module of no declarations and chunked by lines. */
+export const TEXT = {
+  id: "text",
+  version: "1",
+  extensions: [...TEXT_EXTENSIONS],
+  fileNamePattern: TEXT_FILE_NAMES
+} as const satisfies AnalyzerKind
+
 /** The languages read with tree-sitter, one analyzer each, named by the language. */
 export const GRAMMARS: ReadonlyArray<AnalyzerKind> = LANGUAGES.map((language) => ({
   id: language.id,
@@ -53,4 +62,4 @@ export const GRAMMARS: ReadonlyArray<AnalyzerKind> = LANGUAGES.map((language) =>
 }))
 
 /** The standard analyzers, in registration order (later registrations win a tie). */
-export const STANDARD: ReadonlyArray<AnalyzerKind> = [TYPESCRIPT, ...GRAMMARS, MARKDOWN, MANIFEST, GOMOD, TSCONFIG]
+export const STANDARD: ReadonlyArray<AnalyzerKind> = [TEXT, TYPESCRIPT, ...GRAMMARS, MARKDOWN, MANIFEST, GOMOD, TSCONFIG]

@@ -28,6 +28,7 @@ import { sha256Text } from "../source/Hashing.ts"
 import type { ModuleUniverse } from "./ModuleResolution.ts"
 import { makeResolver } from "./ModuleResolution.ts"
 import { languageById } from "../languages/Languages.ts"
+import { LOCKFILE_NAMES } from "../languages/TextFiles.ts"
 import type { FileOutcome, ModuleScanContext } from "./ModuleScan.ts"
 import { notesToCoverage, reuseModuleUnread, scanModule } from "./ModuleScan.ts"
 import { lazy } from "./Lazy.ts"
@@ -111,9 +112,11 @@ export const partition = (files: ReadonlyArray<ListedFile>, config: DiscoveryCon
   // Some analyzer of modules, when the tree holds any: TypeScript's or a language's.
   let moduleAnalyzer: Analyzer | undefined
   for (const file of files) {
-    const analyzer = standard.analyzerFor(file.path)
+    // A lockfile is generated from a manifest the scan reads: counted, never indexed.
+    const lockfile = LOCKFILE_NAMES.test(basename(file.path))
+    const analyzer = lockfile ? undefined : standard.analyzerFor(file.path)
     if (analyzer === undefined) {
-      const extension = extname(file.path) || basename(file.path)
+      const extension = lockfile ? basename(file.path) : extname(file.path) || basename(file.path)
       unanalysed.set(extension, (unanalysed.get(extension) ?? 0) + 1)
       continue
     }
@@ -126,7 +129,7 @@ export const partition = (files: ReadonlyArray<ListedFile>, config: DiscoveryCon
       })
       continue
     }
-    if (analyzer.id === "typescript" || languageById(analyzer.id) !== undefined) {
+    if (analyzer.id === "typescript" || analyzer.id === "text" || languageById(analyzer.id) !== undefined) {
       moduleAnalyzer = analyzer
       modules.push(file)
     } else if (analyzer.id === ANALYZER_ID) {

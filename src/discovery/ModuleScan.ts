@@ -94,7 +94,7 @@ export const scanModule = (
       kind: "module",
       path: file.path,
       evidence: [{ path: file.path, contentHash: content.hash }],
-      language: languageById(analyzer.id)?.id as ModuleLanguage | undefined ?? languageOf(file.path),
+      language: analyzer.id === "text" ? "text" : languageById(analyzer.id)?.id as ModuleLanguage | undefined ?? languageOf(file.path),
       exports: [],
       declarations: []
     }

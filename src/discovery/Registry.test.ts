@@ -20,7 +20,12 @@ describe("Registry", () => {
     assert.strictEqual(standard.analyzerFor("tsconfig.base.json")?.id, "tsconfig")
     assert.strictEqual(standard.analyzerFor("src/x.MTS")?.id, "typescript")
     assert.strictEqual(standard.analyzerFor("docs/a.mdx")?.id, "markdown")
-    assert.strictEqual(standard.analyzerFor("data/file.json"), undefined)
+    // Any other JSON is configuration text, chunked by lines; a container build file by its name.
+    assert.strictEqual(standard.analyzerFor("data/file.json")?.id, "text")
+    assert.strictEqual(standard.analyzerFor("deploy/Containerfile")?.id, "text")
+    assert.strictEqual(standard.analyzerFor("py/billing/invoice.py")?.id, "python")
+    assert.strictEqual(standard.analyzerFor("include/util.h")?.id, "cpp")
+    assert.strictEqual(standard.analyzerFor("data/file.bin"), undefined)
   })
 
   it("versions - every analyzer, keys sorted", () => {
@@ -40,6 +45,7 @@ describe("Registry", () => {
       "python",
       "ruby",
       "rust",
+      "text",
       "tsconfig",
       "typescript"
     ])

@@ -5,7 +5,8 @@ import { grammarAnalyzer } from "./GrammarAnalyzer.ts"
 import { ManifestAnalyzer } from "./ManifestAnalyzer.ts"
 import { MarkdownAnalyzer } from "./MarkdownAnalyzer.ts"
 import { make, type Registry } from "./Registry.ts"
+import { TextAnalyzer } from "./TextAnalyzer.ts"
 import { TsConfigAnalyzer } from "./TsConfigAnalyzer.ts"
 import { TypeScriptAnalyzer } from "./TypeScriptAnalyzer.ts"
 
-export const standard: Registry = make([TypeScriptAnalyzer, ...LANGUAGES.map(grammarAnalyzer), MarkdownAnalyzer, ManifestAnalyzer, GoModAnalyzer, TsConfigAnalyzer])
+export const standard: Registry = make([TextAnalyzer, TypeScriptAnalyzer, ...LANGUAGES.map(grammarAnalyzer), MarkdownAnalyzer, ManifestAnalyzer, GoModAnalyzer, TsConfigAnalyzer])

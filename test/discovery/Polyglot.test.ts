@@ -74,6 +74,7 @@ describe("discovery of the languages read with tree-sitter", () => {
           "php/src/Price.php php",
           "ruby/lib/shop/cart.rb ruby",
           "ruby/lib/shop/price.rb ruby",
+          "rust/Cargo.toml text",
           "rust/src/main.rs rust",
           "rust/src/parser.rs rust",
           "scripts/deploy.sh bash",
@@ -81,6 +82,9 @@ describe("discovery of the languages read with tree-sitter", () => {
         ]
       )
       assert.isFalse(snapshot.coverage.some((entry) => entry.status === "failed" || entry.status === "partial"))
+      // No grammar on npm reads Swift without crashing V8 (docs/languages.md); a lockfile is generated: both are counted, not read.
+      const unanalysed = snapshot.coverage.find((entry) => entry.scope === "unanalysed-files")
+      assert.strictEqual(unanalysed?.reason, "2 listed files have no analyzer: .swift 1, go.sum 1")
     }), 60_000)
 
   it.effect("a file with a syntax error keeps what parses and says where it broke; the scan goes on", () =>
