@@ -1,4 +1,6 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --liftoff-only
+// --liftoff-only: V8's optimising compiler took 200 to 480 MB compiling the tree-sitter grammars'
+// lexers, and parsed no faster than the baseline compiler (docs/languages.md); npm's shims pass it on.
 // The `cairn` command. Plain JavaScript that any Node parses, so an unsupported Node hears one line
 // naming the version it needs rather than a stack trace; everything else is imported after the check.
 const [major = 0, minor = 0] = process.versions.node.split(".").map(Number)
