@@ -24,7 +24,6 @@ import { redactor } from "../src/discovery/SecretScan.ts"
 import { scanFingerprint } from "../src/discovery/Unchanged.ts"
 import type { Listing } from "../src/discovery/Walk.ts"
 import { isNoteFile } from "../src/index/chunk/NoteFiles.ts"
-import { mayMoveRanking } from "../src/languages/Languages.ts"
 import * as ChunkingConfig from "../src/index/chunk/ChunkingConfig.ts"
 import { Training } from "../src/ports/Training.ts"
 import type { TextEncoderModel } from "../src/index/HashingEmbedder.ts"
@@ -211,10 +210,7 @@ export const notesOf = (snapshot: Snapshot): ReadonlyMap<string, string> => note
 
 const byEdge = (a: NoteEdge, b: NoteEdge) => compareIds(a.from, b.from) || compareIds(a.to, b.to) || compareIds(a.verb, b.verb)
 
-/**
- * Relations between the snapshot's indexable notes, as the graph and link-consensus stages read
- * them, sorted; of a language read with tree-sitter, only the kinds that may move a ranking.
- */
+/** Relations between the snapshot's indexable notes, as the graph and link-consensus stages read them, sorted. */
 export const edgesOf = (snapshot: Snapshot): Array<NoteEdge> => {
   const { byEntity } = notesIn(snapshot)
   const edges: Array<NoteEdge> = []
@@ -222,7 +218,7 @@ export const edgesOf = (snapshot: Snapshot): Array<NoteEdge> => {
     const from = byEntity.get(relation.from)
     if (from === undefined) continue
     const to = byEntity.get(relation.to)
-    if (to !== undefined && from !== to && mayMoveRanking(from, relation.kind)) edges.push({ from, to, verb: relation.kind })
+    if (to !== undefined && from !== to) edges.push({ from, to, verb: relation.kind })
   }
   return edges.sort(byEdge)
 }
@@ -247,7 +243,7 @@ const relationUpdate = (
     from.push(note)
     for (const relation of group) {
       const to = byEntity.get(relation.to)
-      if (to !== undefined && to !== note && mayMoveRanking(note, relation.kind)) edges.push({ from: note, to, verb: relation.kind })
+      if (to !== undefined && to !== note) edges.push({ from: note, to, verb: relation.kind })
     }
   }
   return { from: from.sort(compareIds), edges: edges.sort(byEdge) }
@@ -602,7 +598,7 @@ const patchedScan = Effect.fn("indexRepository.patchedScan")(function*(root: str
     from.push(note)
     for (const relation of unit.group) {
       const to = noteOfEntity(relation.to)
-      if (to !== undefined && to !== note && mayMoveRanking(note, relation.kind)) edges.push({ from: note, to, verb: relation.kind })
+      if (to !== undefined && to !== note) edges.push({ from: note, to, verb: relation.kind })
     }
   }
   const files = yield* stageFiles(root, run.fingerprint, patched.contentHash, (snapshots) => snapshots.stagePatched(stored, patched), cache)

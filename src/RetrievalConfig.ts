@@ -60,6 +60,11 @@ export const RetrievalConfigSchema = Schema.Struct({
   graphRelationWeights: Schema.Record(Schema.String, Unit),
   /** Weight of a verb the table does not name. */
   graphDefaultRelationWeight: Unit,
+  /**
+   * For a language read with tree-sitter (docs/languages.md), the relation kinds of its files the
+   * graph stages follow; a language not named follows those its spec adopted, which today are none.
+   */
+  graphLanguageRelations: Schema.Record(Schema.String, Schema.Array(Schema.String)),
 
   // Reranking (stage 6)
   /** Corpus size (chunks) below which the reranker is skipped. `Infinity` switches stage 6 off. */
@@ -183,6 +188,7 @@ export const defaults: RetrievalConfigShape = {
   graphChunksPerNote: 3,
   graphRelationWeights: { depends_on: 1, implements: 0.9, part_of: 0.9, blocks: 0.7, relates_to: 0.6 },
   graphDefaultRelationWeight: 0.6,
+  graphLanguageRelations: {},
 
   rerankMinCorpus: 200,
   rerankCandidateLimit: 30,

@@ -32,10 +32,10 @@ export const languageById = (id: string): LanguageSpec | undefined => byId.get(i
 
 /**
  * Whether a relation of `kind` from the file at `path` may move a ranking: always for the files
- * this registry does not read; for a language here, only for the kinds its spec names, which are
- * those a measurement adopted (docs/languages.md). The others are kept in the snapshot and shown.
+ * this registry does not read; for a language here, only the kinds `adopted` names for it, else
+ * those its spec names (the kinds a measurement adopted, docs/languages.md).
  */
-export const mayMoveRanking = (path: string, kind: string): boolean => {
+export const mayMoveRanking = (path: string, kind: string, adopted: Readonly<Record<string, ReadonlyArray<string>>> = {}): boolean => {
   const language = languageOfPath(path)
-  return language === undefined || (language.rankedRelations as ReadonlyArray<string>).includes(kind)
+  return language === undefined || (adopted[language.id] ?? language.rankedRelations).includes(kind)
 }

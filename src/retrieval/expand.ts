@@ -14,6 +14,7 @@ import { byScoreThen, compareIds } from "../domain/Ranking.ts"
 import { CandidateStore, type CandidateStoreError } from "../ports/CandidateStore.ts"
 import { GraphStore, type GraphStoreError, type NoteEdge } from "../ports/GraphStore.ts"
 import type { RetrievalFilter } from "../ports/RetrievalFilter.ts"
+import { mayMoveRanking } from "../languages/Languages.ts"
 import type { RetrievalConfigShape } from "../RetrievalConfig.ts"
 import { byCanonicality, canonicalityOf } from "./canonicality.ts"
 
@@ -22,7 +23,7 @@ export const NEVER_FOLLOWED = "supersedes"
 
 export type ExpansionOptions = Pick<
   RetrievalConfigShape,
-  "graphHops" | "graphHopPenalty" | "graphExpandLimit" | "graphChunksPerNote" | "graphRelationWeights" | "graphDefaultRelationWeight"
+  "graphHops" | "graphHopPenalty" | "graphExpandLimit" | "graphChunksPerNote" | "graphRelationWeights" | "graphDefaultRelationWeight" | "graphLanguageRelations"
 >
 
 export const relationWeight = (verb: string, options: ExpansionOptions): number =>
@@ -139,7 +140,8 @@ export const expandWith = Effect.fnUntraced(function*(
   const fetchEdges = Effect.fnUntraced(function*(candidates: Iterable<string>) {
     const notes = [...new Set(candidates)].filter((note) => !fetchedFor.has(note)).sort(compareIds)
     if (notes.length === 0) return
-    fetched.push(...(yield* graph.edgesOf(notes)))
+    // A relation of a tree-sitter language moves a ranking only where a measurement adopted it.
+    for (const edge of yield* graph.edgesOf(notes)) if (mayMoveRanking(edge.from, edge.verb, options.graphLanguageRelations)) fetched.push(edge)
     for (const note of notes) fetchedFor.add(note)
   })
   // Each round fetches the frontier's edges (the seeds' even with expansion off, since `related`
