@@ -28,7 +28,7 @@ import { sha256Text } from "../source/Hashing.ts"
 import type { ModuleUniverse } from "./ModuleResolution.ts"
 import { makeResolver } from "./ModuleResolution.ts"
 import { languageById } from "../languages/Languages.ts"
-import { LOCKFILE_NAMES } from "../languages/TextFiles.ts"
+import { NEVER_INDEXED_NAMES } from "../languages/TextFiles.ts"
 import type { FileOutcome, ModuleScanContext } from "./ModuleScan.ts"
 import { notesToCoverage, reuseModuleUnread, scanModule } from "./ModuleScan.ts"
 import { lazy } from "./Lazy.ts"
@@ -112,11 +112,11 @@ export const partition = (files: ReadonlyArray<ListedFile>, config: DiscoveryCon
   // Some analyzer of modules, when the tree holds any: TypeScript's or a language's.
   let moduleAnalyzer: Analyzer | undefined
   for (const file of files) {
-    // A lockfile is generated from a manifest the scan reads: counted, never indexed.
-    const lockfile = LOCKFILE_NAMES.test(basename(file.path))
-    const analyzer = lockfile ? undefined : standard.analyzerFor(file.path)
+    // A lockfile is generated from a manifest the scan reads, and cairn.config.json steers the scan: counted, never indexed.
+    const neverIndexed = NEVER_INDEXED_NAMES.test(basename(file.path))
+    const analyzer = neverIndexed ? undefined : standard.analyzerFor(file.path)
     if (analyzer === undefined) {
-      const extension = lockfile ? basename(file.path) : extname(file.path) || basename(file.path)
+      const extension = neverIndexed ? basename(file.path) : extname(file.path) || basename(file.path)
       unanalysed.set(extension, (unanalysed.get(extension) ?? 0) + 1)
       continue
     }
