@@ -79,6 +79,17 @@ export interface LanguageSpec {
   readonly rankedRelations: ReadonlyArray<ImportKind>
 }
 
+/**
+ * A `describe` for a language whose declarations are node types with a `name` and a `body` field:
+ * the kind by the node's type, exported when `exported` says so.
+ */
+export const describeByType = (kinds: Readonly<Record<string, Described["kind"]>>, exported: (node: Node) => boolean) => (node: Node): Described | undefined => {
+  const kind = kinds[node.type]
+  const name = node.childForFieldName("name")?.text
+  if (kind === undefined || name === undefined) return undefined
+  return { kind, name, exported: exported(node), body: node.childForFieldName("body") }
+}
+
 /** The first named child of one of `types`, or undefined. */
 export const childOfType = (node: Node, types: ReadonlyArray<string>): Node | undefined => {
   for (const child of node.namedChildren) if (child !== null && types.includes(child.type)) return child

@@ -7,7 +7,7 @@
  */
 import type { Tree } from "web-tree-sitter"
 import type { DeclarationKind } from "../domain/Snapshot.ts"
-import { lineStarts } from "../source/Lines.ts"
+import { lineIndex, lineStarts } from "../source/Lines.ts"
 import type { ImportKind, LanguageSpec, Node } from "./LanguageSpec.ts"
 
 export interface OutlineDeclaration {
@@ -111,19 +111,11 @@ const withoutTrailingComments = (item: Item): Array<Item> => {
   return [item]
 }
 
-/** Offsets of line starts, and the line of an offset (0-based), by binary search. */
+/** Offsets of line starts, the line of an offset (0-based) and a line's text. */
 const lines = (source: string) => {
   const starts = lineStarts(source)
-  const lineOf = (offset: number): number => {
-    let low = 0
-    let high = starts.length - 1
-    while (low < high) {
-      const middle = (low + high + 1) >> 1
-      if (starts[middle]! <= offset) low = middle
-      else high = middle - 1
-    }
-    return low
-  }
+  const lineOfOne = lineIndex(source, starts)
+  const lineOf = (offset: number): number => lineOfOne(offset) - 1
   const lineAt = (line: number): string => source.slice(starts[line]!, line + 1 < starts.length ? starts[line + 1]! - 1 : source.length)
   return { starts, lineOf, lineAt }
 }

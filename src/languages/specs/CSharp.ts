@@ -3,7 +3,7 @@
  * top; `using` names a namespace, not a file, so it is kept and not resolved.
  */
 import type { Described, LanguageSpec, Node, WrittenImport } from "../LanguageSpec.ts"
-import { hasWord } from "../LanguageSpec.ts"
+import { describeByType, hasWord } from "../LanguageSpec.ts"
 
 const KINDS: Readonly<Record<string, Described["kind"]>> = {
   class_declaration: "class",
@@ -15,12 +15,7 @@ const KINDS: Readonly<Record<string, Described["kind"]>> = {
   delegate_declaration: "type"
 }
 
-const describe = (node: Node): Described | undefined => {
-  const kind = KINDS[node.type]
-  const name = node.childForFieldName("name")?.text
-  if (kind === undefined || name === undefined) return undefined
-  return { kind, name, exported: hasWord(node, ["public"]), body: node.childForFieldName("body") }
-}
+const describe = describeByType(KINDS, (node) => hasWord(node, ["public"]))
 
 const imports = (node: Node): ReadonlyArray<WrittenImport> => {
   if (node.type !== "using_directive") return []

@@ -1,6 +1,6 @@
 /** Java: classes, interfaces, enums, records and annotation types; imports resolved by package path. */
 import type { Described, LanguageSpec, Node, WrittenImport } from "../LanguageSpec.ts"
-import { hasWord } from "../LanguageSpec.ts"
+import { describeByType, hasWord } from "../LanguageSpec.ts"
 import { resolveJvm } from "./JvmImports.ts"
 
 const KINDS: Readonly<Record<string, Described["kind"]>> = {
@@ -11,12 +11,7 @@ const KINDS: Readonly<Record<string, Described["kind"]>> = {
   enum_declaration: "enum"
 }
 
-const describe = (node: Node): Described | undefined => {
-  const kind = KINDS[node.type]
-  const name = node.childForFieldName("name")?.text
-  if (kind === undefined || name === undefined) return undefined
-  return { kind, name, exported: hasWord(node, ["public"]), body: node.childForFieldName("body") }
-}
+const describe = describeByType(KINDS, (node) => hasWord(node, ["public"]))
 
 const imports = (node: Node): ReadonlyArray<WrittenImport> => {
   if (node.type !== "import_declaration") return []

@@ -6,7 +6,7 @@
  */
 import { dirname, join, normalize } from "../../source/Paths.ts"
 import type { Described, LanguageSpec, Node, WrittenImport } from "../LanguageSpec.ts"
-import { unquoted } from "../LanguageSpec.ts"
+import { describeByType, unquoted } from "../LanguageSpec.ts"
 
 const KINDS: Readonly<Record<string, Described["kind"]>> = {
   class_declaration: "class",
@@ -16,12 +16,7 @@ const KINDS: Readonly<Record<string, Described["kind"]>> = {
   function_definition: "function"
 }
 
-const describe = (node: Node): Described | undefined => {
-  const kind = KINDS[node.type]
-  const name = node.childForFieldName("name")?.text
-  if (kind === undefined || name === undefined) return undefined
-  return { kind, name, exported: true, body: node.childForFieldName("body") }
-}
+const describe = describeByType(KINDS, () => true)
 
 const INCLUDES = new Set(["require_expression", "require_once_expression", "include_expression", "include_once_expression"])
 
