@@ -10,7 +10,7 @@
  * a paired bootstrap interval. The held-back half runs only when asked.
  *
  *   npm run bench:commits -- --mirror vuejs/core=/path/to/core.git … [--split dev|heldout|all]
- *     [--items eval/commits/items.jsonl] [--repositories vuejs/core,…] [--limit N] [--json FILE]
+ *     [--items eval/commits/items.jsonl] [--language typescript|python|go] [--repositories vuejs/core,…] [--limit N] [--json FILE]
  */
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { execFileSync } from "node:child_process"
@@ -51,9 +51,17 @@ const conditions: Array<{ readonly name: string; readonly config: unknown }> = [
 ]
 const DEPTH = 100
 /** The files cairn and the baselines index: what cairn's analyzers read, under its 1 MiB bound. */
-const INDEXED = /\.(?:[cm]?[jt]sx?|mdx?)$/
+/** What each set's repositories hold besides Markdown: TypeScript's set by default, `--language python|go` for those sets. */
+const LANGUAGE_FILES: Readonly<Record<string, { readonly indexed: RegExp; readonly checkedOut: ReadonlyArray<string> }>> = {
+  typescript: { indexed: /\.(?:[cm]?[jt]sx?|mdx?)$/, checkedOut: ["*.ts", "*.tsx", "*.mts", "*.cts", "*.js", "*.jsx", "*.mjs", "*.cjs", "*.json"] },
+  python: { indexed: /\.(?:py|mdx?)$/, checkedOut: ["*.py"] },
+  go: { indexed: /\.(?:go|mdx?)$|(?:^|\/)go\.mod$/, checkedOut: ["*.go", "go.mod"] }
+}
+const languageFiles = LANGUAGE_FILES[option("--language") ?? "typescript"]
+if (languageFiles === undefined) throw new Error(`--language takes one of ${Object.keys(LANGUAGE_FILES).join(", ")}`)
+const INDEXED = languageFiles.indexed
 const MAX_FILE_BYTES = 1 << 20
-const CHECKED_OUT = ["*.ts", "*.tsx", "*.mts", "*.cts", "*.js", "*.jsx", "*.mjs", "*.cjs", "*.md", "*.mdx", "*.json", ".gitignore"]
+const CHECKED_OUT = [...languageFiles.checkedOut, "*.md", "*.mdx", ".gitignore"]
 
 /**
  * Blame is not read: search ranks by its first-pass legs alone, which never weigh a chunk's age,

@@ -6,12 +6,13 @@
  *
  *   node bench/commits/mine.ts --out eval/commits/items.jsonl --per-repository 60 \
  *     vuejs/core=/path/to/core.git axios/axios=/path/to/axios.git …
+ *   node bench/commits/mine.ts --language python --out eval/commits/python-items.jsonl pallets/flask=/path/to/flask.git
  */
 import { execFileSync } from "node:child_process"
 import { writeFileSync } from "node:fs"
 import type { CommitItem } from "../../eval/commits/CommitItem.ts"
 import { compareIds } from "../../src/domain/Ranking.ts"
-import { judge, LOG_FORMAT, parseLog, type Rejection } from "../../eval/commits/miningRules.ts"
+import { judge, LOG_FORMAT, parseLog, type Rejection, SOURCE_RULES } from "../../eval/commits/miningRules.ts"
 
 const args = process.argv.slice(2)
 const option = (name: string, fallback: string) => {
@@ -21,9 +22,14 @@ const option = (name: string, fallback: string) => {
 const out = option("--out", "eval/commits/items.jsonl")
 const perRepository = Number(option("--per-repository", "60"))
 const window = Number(option("--window", "4000"))
+const rules = SOURCE_RULES[option("--language", "typescript")]
+if (rules === undefined) {
+  console.error(`--language takes one of ${Object.keys(SOURCE_RULES).join(", ")}`)
+  process.exit(2)
+}
 const sources = args.filter((arg, i) => arg.includes("=") && !args[i - 1]?.startsWith("--"))
 if (sources.length === 0) {
-  console.error("usage: node bench/commits/mine.ts [--out FILE] [--per-repository N] [--window N] owner/name=GIT_DIR …")
+  console.error("usage: node bench/commits/mine.ts [--out FILE] [--language typescript|python|go] [--per-repository N] [--window N] owner/name=GIT_DIR …")
   process.exit(2)
 }
 
@@ -37,7 +43,7 @@ for (const source of sources.sort()) {
   const rejections = new Map<Rejection, number>()
   const kept: Array<CommitItem> = []
   for (const commit of parseLog(log)) {
-    const verdict = judge(repository, commit)
+    const verdict = judge(repository, commit, rules)
     if (verdict._tag === "Rejected") rejections.set(verdict.reason, (rejections.get(verdict.reason) ?? 0) + 1)
     else if (kept.length < perRepository) kept.push(verdict.item)
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { cleanSubject, isSourcePath, isTestPath, judge, LOG_FORMAT, parseLog, relevantAtParent, splitOf } from "./miningRules.ts"
+import { cleanSubject, GO, isSourcePath, isTestPath, judge, LOG_FORMAT, parseLog, PYTHON, relevantAtParent, splitOf } from "./miningRules.ts"
 import { firstRelevantRank, scoreRanking } from "./scoring.ts"
 
 const commit = (subject: string, changes: Array<{ status: string; path: string; from?: string }>, extra: { parents?: Array<string>; author?: string } = {}) => ({
@@ -29,6 +29,21 @@ describe("commit mining rules", () => {
     expect(isSourcePath("docs/.vitepress/config.ts")).toBe(false)
     expect(isSourcePath("src/x.test.ts")).toBe(false)
     expect(isSourcePath("README.md")).toBe(false)
+  })
+
+  it("tells a Python or Go test from its source by the language's own conventions, and keeps the TypeScript rules as they were", () => {
+    expect(isSourcePath("src/flask/app.py", PYTHON)).toBe(true)
+    expect(isSourcePath("src/flask/test_app.py", PYTHON)).toBe(false)
+    expect(isSourcePath("src/flask/app_test.py", PYTHON)).toBe(false)
+    expect(isSourcePath("conftest.py", PYTHON)).toBe(false)
+    expect(isSourcePath("tests/helpers.py", PYTHON)).toBe(false)
+    expect(isSourcePath("command.go", GO)).toBe(true)
+    expect(isSourcePath("command_test.go", GO)).toBe(false)
+    expect(isSourcePath("doc/testdata/sample.go", GO)).toBe(false)
+    expect(isSourcePath("cmd/testdata/sample.go", GO)).toBe(false)
+    // The TypeScript rules take neither language, so the TypeScript set mines as it did.
+    expect(isSourcePath("src/app.py")).toBe(false)
+    expect(isSourcePath("pkg/testdata/x.ts")).toBe(true)
   })
 
   it("names relevant files as they were at the parent: renames by their old path, additions not at all", () => {

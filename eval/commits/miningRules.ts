@@ -32,16 +32,30 @@ export const MAX_RELEVANT_FILES = 10
 /** A query needs this many words of letters to say what changed. */
 export const MIN_QUERY_WORDS = 3
 
-const SOURCE = /\.(?:[cm]?[jt]sx?)$/
+/** Which files of a language are source, and which of them are tests by their name. */
+export interface SourceRules {
+  readonly source: RegExp
+  readonly testFile: RegExp
+}
+
+/** The rules the TypeScript set (items.jsonl) was mined by. */
+export const TYPESCRIPT: SourceRules = { source: /\.(?:[cm]?[jt]sx?)$/, testFile: /\.(?:test|spec|bench|e2e|test-d|spec-d)\.[cm]?[jt]sx?$/ }
+/** pytest's and unittest's conventions: `test_x.py`, `x_test.py`, `conftest.py`. */
+export const PYTHON: SourceRules = { source: /\.py$/, testFile: /(?:^|\/)(?:test_[^/]*|[^/]*_test|conftest)\.py$/ }
+/** `go test`'s conventions: `x_test.go`, and `testdata/`, which the go tool ignores. */
+export const GO: SourceRules = { source: /\.go$/, testFile: /_test\.go$|(?:^|\/)testdata\// }
+
+export const SOURCE_RULES: Readonly<Record<string, SourceRules>> = { typescript: TYPESCRIPT, python: PYTHON, go: GO }
+
 const TEST_DIRECTORY = /(?:^|\/)(?:tests?|__tests__|__test__|specs?|e2e|__snapshots__|__mocks__|fixtures?|__fixtures__|test-utils?|testing)\//
-const TEST_FILE = /\.(?:test|spec|bench|e2e|test-d|spec-d)\.[cm]?[jt]sx?$/
 const NOT_SOURCE_DIRECTORY = /(?:^|\/)(?:docs?|examples?|playgrounds?|benchmarks?|\.github|\.vscode|node_modules|dist)\//
 
 /** A file a test suite, fixture or snapshot lives in, by its path. */
-export const isTestPath = (path: string): boolean => TEST_DIRECTORY.test(path) || TEST_FILE.test(path)
+export const isTestPath = (path: string, rules: SourceRules = TYPESCRIPT): boolean => TEST_DIRECTORY.test(path) || rules.testFile.test(path)
 
-/** TypeScript or JavaScript that ships: not a test, not documentation, an example or a playground. */
-export const isSourcePath = (path: string): boolean => SOURCE.test(path) && !isTestPath(path) && !NOT_SOURCE_DIRECTORY.test(path)
+/** Source that ships: not a test, not documentation, an example or a playground. */
+export const isSourcePath = (path: string, rules: SourceRules = TYPESCRIPT): boolean =>
+  rules.source.test(path) && !isTestPath(path, rules) && !NOT_SOURCE_DIRECTORY.test(path)
 
 const BOT_AUTHOR = /\[bot\]|renovate|dependabot|github-actions/i
 const RELEASE = /^(?:release|publish|v?\d+\.\d+\.\d+)\b|^(?:chore|build)(?:\([^)]*\))?!?:\s*(?:release|publish|v?\d+\.\d+\.\d+)|\bprepare (?:the )?release\b|^bump version/i
@@ -65,13 +79,13 @@ export const cleanSubject = (subject: string): string =>
 const wordsOf = (text: string): number => text.match(/\p{L}{2,}/gu)?.length ?? 0
 
 /** The non-test source files a commit changed, named as they were at its parent: an added file was not there to be found. */
-export const relevantAtParent = (changes: ReadonlyArray<FileChange>): Array<string> => {
+export const relevantAtParent = (changes: ReadonlyArray<FileChange>, rules: SourceRules = TYPESCRIPT): Array<string> => {
   const paths = new Set<string>()
   for (const change of changes) {
     const kind = change.status[0]
     if (kind === "A") continue
     const before = (kind === "R" || kind === "C") && change.from !== undefined ? change.from : change.path
-    if (isSourcePath(before)) paths.add(before)
+    if (isSourcePath(before, rules)) paths.add(before)
   }
   return [...paths].sort(compareIds)
 }
@@ -99,7 +113,7 @@ export type Verdict =
 const rejected = (reason: Rejection): Verdict => ({ _tag: "Rejected", reason })
 
 /** The item a commit makes, or the first rule that rejects it. */
-export const judge = (repository: string, commit: LoggedCommit): Verdict => {
+export const judge = (repository: string, commit: LoggedCommit, rules: SourceRules = TYPESCRIPT): Verdict => {
   if (commit.parents.length !== 1) return rejected("merge")
   if (BOT_AUTHOR.test(commit.author)) return rejected("bot")
   const subject = commit.subject.trim()
@@ -108,7 +122,7 @@ export const judge = (repository: string, commit: LoggedCommit): Verdict => {
   if (DEPENDENCIES.test(subject)) return rejected("dependencies")
   if (NON_SOURCE_TYPE.test(subject)) return rejected("non-source type")
   if (commit.changes.length > MAX_CHANGED_FILES) return rejected("too many files")
-  const relevant = relevantAtParent(commit.changes)
+  const relevant = relevantAtParent(commit.changes, rules)
   if (relevant.length === 0) return rejected("no source file at the parent")
   if (relevant.length > MAX_RELEVANT_FILES) return rejected("too many source files")
   const query = cleanSubject(subject)
