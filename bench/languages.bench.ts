@@ -9,7 +9,7 @@
  * language files (each copy under its own directory) and times a cold `cairn index` of it in a
  * process of its own, with that process's peak RSS.
  *
- *   npm run bench:languages -- --repo python=/path/to/flask.git --repo go=/path/to/cobra.git [--polyglot 10000]
+ *   npm run bench:languages -- --repo python=/path/to/flask.git --repo go=/path/to/cobra.git [--polyglot 10000] [--cold-runs 3]
  *   node --liftoff-only bench/languages.bench.ts …   as the `cairn` command runs (see bin/cairn.js)
  */
 import { execFileSync, spawnSync } from "node:child_process"
@@ -110,6 +110,8 @@ const repos = process.argv.flatMap((arg, i) => (process.argv[i - 1] === "--repo"
 })
 const polyglotAt = process.argv.indexOf("--polyglot")
 const polyglot = polyglotAt >= 0 ? Number(process.argv[polyglotAt + 1]) : 0
+const coldRunsAt = process.argv.indexOf("--cold-runs")
+const COLD_RUNS = coldRunsAt >= 0 ? Number(process.argv[coldRunsAt + 1]) : PASSES
 
 if (process.argv[2] === "--cold") {
   const { NodeServices } = await import("@effect/platform-node")
@@ -132,13 +134,14 @@ if (process.argv[2] === "--cold") {
         mkdirSync(dirname(path), { recursive: true })
         writeFileSync(path, file.text)
       }
-      const runs = Array.from({ length: PASSES }, () => {
+      const bytes = Array.from({ length: polyglot }, (_, i) => Buffer.byteLength(all[i % all.length]!.text)).reduce((a, b) => a + b, 0)
+      const runs = Array.from({ length: COLD_RUNS }, () => {
         rmSync(join(root, ".cairn"), { recursive: true, force: true })
         const done = spawnSync(process.execPath, [...process.execArgv, import.meta.filename, "--cold", root], { encoding: "utf8", maxBuffer: 1 << 26 })
         if (done.status !== 0) throw new Error(`cold index failed:\n${done.stderr.slice(-2000)}`)
         return JSON.parse(done.stdout.trim().split("\n").at(-1)!) as { millis: number; rss: number }
       })
-      console.log(`cold index of ${polyglot} files (${all.length} distinct, copied round-robin): ${(median(runs.map((run) => run.millis)) / 1000).toFixed(1)} s median of ${PASSES}, peak RSS ${Math.max(...runs.map((run) => run.rss))} MiB (highest)`)
+      console.log(`cold index of ${polyglot} files, ${(bytes / 1e6).toFixed(1)} MB (${all.length} distinct, copied round-robin): ${(median(runs.map((run) => run.millis)) / 1000).toFixed(1)} s median of ${COLD_RUNS}, peak RSS ${Math.max(...runs.map((run) => run.rss))} MiB (highest)`)
     } finally {
       rmSync(root, { recursive: true, force: true })
     }

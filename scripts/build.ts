@@ -63,7 +63,7 @@ const result = await esbuild.build({
   // entry would be the main module, and it is no such script.
   define: { "import.meta.main": "false" },
   logLevel: "warning",
-  external: ["oxc-parser", "@oxc-parser/*", "sqlite-vec", "sqlite-vec-*", "js-tiktoken", "undici", "tiktoken", "minisearch", "@orama/orama"],
+  external: ["oxc-parser", "@oxc-parser/*", "sqlite-vec", "sqlite-vec-*", "js-tiktoken", "undici", "tiktoken", "minisearch", "@orama/orama", "web-tree-sitter"],
   // CommonJS dependencies call require(); an ES module has none of its own.
   banner: { js: "import { createRequire as __cairnRequire } from \"node:module\"; const require = __cairnRequire(import.meta.url);" }
 })

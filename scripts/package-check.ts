@@ -149,6 +149,15 @@ const servedText = answered!.content![0]!.text
 const servedPack = JSON.parse(servedText) as { claims: Array<unknown>; used_tokens: number; budget_tokens: number }
 if (servedPack.claims.length === 0 || servedPack.used_tokens > servedPack.budget_tokens) fail("cairn mcp (stdio)", servedText)
 ok(`a. cairn mcp over stdio: tools ${listed}; ask answered with ${servedPack.claims.length} claims, ${servedPack.used_tokens}/${servedPack.budget_tokens} tokens; exited with its input`)
+// The tree-sitter grammars resolve from the installed package's dependencies, through the bundle.
+const polyglot = join(scratch, "polyglot")
+cpSync(join(repository, "test", "fixtures", "polyglot"), polyglot, { recursive: true })
+const pythonAsked = run("cairn ask (a Python function)", process.execPath, [cairnBin, "ask", "what does reconcile_invoice_totals do?", "--root", polyglot, "--json"], { cwd: app })
+const pythonPack = JSON.parse(pythonAsked.stdout) as { claims: Array<{ ref: string; text: string }> }
+if (!pythonPack.claims.some((claim) => claim.ref.startsWith("py/billing/invoice.py") && claim.text.includes("def reconcile_invoice_totals"))) {
+  fail("cairn ask (a Python function)", `no claim holds the function:\n${pythonAsked.stdout.slice(0, 2000)}\n${pythonAsked.stderr.slice(-2000)}`)
+}
+ok(`a. cairn ask over the polyglot fixture: the Python function's declaration among ${pythonPack.claims.length} claims`)
 const old = nodeOf("20.19.0")
 const refused = run("an older Node", old, [cairnBin, "--help"], { cwd: app, allowFailure: true })
 if (refused.status !== 1 || refused.stderr.trim().split("\n").length !== 1 || !refused.stderr.includes("22.19")) {
