@@ -18,7 +18,10 @@ contract("node, 3 workers", Layer.merge(Layer.succeed(ChunkerPool, make({ worker
 
 const section = (i: number) => `## Part ${i}\n\n${"The cache keeps entries for a day before the sweeper runs. ".repeat(1 + (i % 40))}\n`
 const requests = Array.from({ length: MIN_POOLED_BATCH + 41 }, (_, i) =>
-  i % 2 === 0
+  // Every seventh file is Python, which a worker reads with its own tree-sitter runtime.
+  i % 7 === 3
+    ? { path: `py/m${i}.py`, text: `import os\n\n\nclass Box${i}:\n    """A box."""\n\n    def size(self):\n        return ${i}\n\n\ndef double_${i}(n):\n    return n * 2\n` }
+    : i % 2 === 0
     ? { path: `docs/page-${i}.md`, text: `---\ntype: runbook\n---\n# Page ${i}\n\n${Array.from({ length: 1 + (i % 9) }, (_, j) => section(i + j)).join("\n")}` }
     : {
       path: `src/m${i}.ts`,
@@ -35,6 +38,8 @@ describe("ChunkerPoolNode", () => {
       assert.strictEqual(pooled.length, requests.length)
       assert.deepStrictEqual(pooled, local)
       assert.isTrue(pooled.every((chunks, i) => chunks.every((chunk) => chunk.path === requests[i]!.path)))
+      // Python files were chunked by their outline there too, not by lines.
+      assert.deepStrictEqual(pooled[3]!.map((chunk) => chunk.text.split("\n")[0]), ["py/m3.py", "py/m3.py > Box3", "py/m3.py > double_3"])
       assert.strictEqual(progress.at(-1), requests.length)
       assert.deepStrictEqual(progress, [...progress].sort((a, b) => a - b))
     }).pipe(Effect.provide(NodeCrypto.layerDigest)), 60_000)
