@@ -112,9 +112,9 @@ export const partition = (files: ReadonlyArray<ListedFile>, config: DiscoveryCon
   // Some analyzer of modules, when the tree holds any: TypeScript's or a language's.
   let moduleAnalyzer: Analyzer | undefined
   for (const file of files) {
-    // A lockfile is generated from a manifest the scan reads, and cairn.config.json steers the scan: counted, never indexed.
+    // A lockfile is generated from a manifest the scan reads, and cairn.config.json steers the scan: counted by name.
     const neverIndexed = NEVER_INDEXED_NAMES.test(basename(file.path))
-    const analyzer = neverIndexed ? undefined : standard.analyzerFor(file.path)
+    const analyzer = standard.analyzerFor(file.path)
     if (analyzer === undefined) {
       const extension = neverIndexed ? basename(file.path) : extname(file.path) || basename(file.path)
       unanalysed.set(extension, (unanalysed.get(extension) ?? 0) + 1)

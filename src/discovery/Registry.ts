@@ -9,10 +9,11 @@ import type { AnalyzerKind } from "./AnalyzerKinds.ts"
 import type { Analysis, Analyzer } from "./FileAnalysis.ts"
 import { basename, extname } from "../source/Paths.ts"
 import { compareIds } from "../domain/Ranking.ts"
+import { NEVER_INDEXED_NAMES } from "../languages/TextFiles.ts"
 
 export interface Registry<A extends AnalyzerKind = Analyzer> {
   readonly analyzers: ReadonlyArray<A>
-  /** The analyzer for a path: a file-name match first, then the extension; later registrations win. */
+  /** The analyzer for a path: a file-name match first, then the extension; later registrations win. None for a name never indexed. */
   readonly analyzerFor: (path: string) => A | undefined
   /** Analyzer id to version, keys in code-unit order: what a previous snapshot must match. */
   readonly versions: Readonly<Record<string, string>>
@@ -32,6 +33,8 @@ export const make = <A extends AnalyzerKind>(analyzers: ReadonlyArray<A>): Regis
     analyzers,
     analyzerFor: (path) => {
       const name = basename(path)
+      // Generated lockfiles, and cairn's own configuration: no analyzer reads them.
+      if (NEVER_INDEXED_NAMES.test(name)) return undefined
       return named.find((analyzer) => analyzer.fileNamePattern!.test(name)) ?? byExtension.get(extname(path))
     },
     versions
