@@ -10,7 +10,7 @@
  * a paired bootstrap interval. The held-back half runs only when asked.
  *
  *   npm run bench:commits -- --mirror vuejs/core=/path/to/core.git … [--split dev|heldout|all]
- *     [--items eval/commits/items.jsonl] [--language typescript|python|go] [--repositories vuejs/core,…] [--limit N] [--json FILE]
+ *     [--items eval/commits/items.jsonl] [--language typescript|python|go] [--via search|recall] [--repositories vuejs/core,…] [--limit N] [--json FILE]
  */
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { execFileSync } from "node:child_process"
@@ -22,6 +22,7 @@ import * as Embedded from "../layers/Embedded.ts"
 import * as IndexMemory from "../pipelines/indexMemory.ts"
 import { indexLayer, indexRepository } from "../pipelines/indexRepository.ts"
 import * as HistoryMemory from "../layers/reference/HistoryMemory.ts"
+import { recall } from "../pipelines/recall.ts"
 import { search } from "../pipelines/search.ts"
 import { CommitItem } from "../eval/commits/CommitItem.ts"
 import { mean, scoreRanking, type ItemScore } from "../eval/commits/scoring.ts"
@@ -50,6 +51,10 @@ const conditions: Array<{ readonly name: string; readonly config: unknown }> = [
   })
 ]
 const DEPTH = 100
+/** `--via recall` ranks by the files of an `ask` pack (which walks the graph) instead of `search`'s file ranking. */
+const via = option("--via") ?? "search"
+if (via !== "search" && via !== "recall") throw new Error("--via takes search or recall")
+const RECALL_BUDGET = 8_000
 /** The files cairn and the baselines index: what cairn's analyzers read, under its 1 MiB bound. */
 /** What each set's repositories hold besides Markdown: TypeScript's set by default, `--language python|go` for those sets. */
 const LANGUAGE_FILES: Readonly<Record<string, { readonly indexed: RegExp; readonly checkedOut: ReadonlyArray<string> }>> = {
@@ -144,10 +149,13 @@ try {
       for (const condition of conditions) {
         const runtime = ManagedRuntime.make(Embedded.embedded({ root: work, config: condition.config }))
         const t1 = performance.now()
-        const response = await runtime.runPromise(search({ query: item.query, kinds: ["module"], limit: DEPTH }))
+        const ranked = via === "recall"
+          // The pack's notes in claim order: what an agent asking `ask` is shown, graph expansion included.
+          ? [...new Set((await runtime.runPromise(recall({ text: item.query, budgetTokens: RECALL_BUDGET }))).claims.map((claim) => claim.note))]
+          : (await runtime.runPromise(search({ query: item.query, kinds: ["module"], limit: DEPTH }))).results.map((r) => r.path)
         if (condition.name === "cairn") timing.search.push(performance.now() - t1)
         await runtime.dispose()
-        record(condition.name, item.id, scoreRanking(response.results.map((r) => r.path), item.relevant))
+        record(condition.name, item.id, scoreRanking(ranked, item.relevant))
       }
       for (const { name, ranker } of baselines) record(name, item.id, scoreRanking(ranker.rank(item.query, DEPTH), item.relevant))
     }
