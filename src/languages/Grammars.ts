@@ -9,10 +9,10 @@
  * 0.20 builds, ABI 14) for C and Kotlin. Older builds of Bash and C++ made V8's optimising compiler
  * take about 1 GB compiling their lexers; these do not (docs/languages.md has the measurements).
  */
-import { Language, Parser } from "web-tree-sitter"
-import type { Tree } from "web-tree-sitter"
+import type { Language, Parser, Tree } from "web-tree-sitter"
 
-let runtime: Promise<void> | undefined
+// The runtime's module too loads with the first grammar: a scan of TypeScript and Markdown alone never reads it.
+let runtime: Promise<typeof import("web-tree-sitter")> | undefined
 const loading = new Map<string, Promise<Language>>()
 const parsers = new Map<string, Parser>()
 
@@ -26,8 +26,11 @@ const pathOf = (url: string): string => {
 const load = (grammar: string): Promise<Language> => {
   let held = loading.get(grammar)
   if (held === undefined) {
-    runtime ??= Parser.init()
-    held = runtime.then(() => Language.load(pathOf(import.meta.resolve(grammar))))
+    runtime ??= import("web-tree-sitter").then(async (module) => {
+      await module.Parser.init()
+      return module
+    })
+    held = runtime.then((module) => module.Language.load(pathOf(import.meta.resolve(grammar))))
     // A grammar that failed to load is tried again by the next run that asks, not cached as failed.
     held.catch(() => loading.delete(grammar))
     loading.set(grammar, held)
@@ -39,6 +42,8 @@ const load = (grammar: string): Promise<Language> => {
 export const ready = async (grammars: Iterable<string>): Promise<void> => {
   const wanted = [...new Set(grammars)].filter((grammar) => !parsers.has(grammar))
   const languages = await Promise.all(wanted.map(load))
+  if (wanted.length === 0) return
+  const { Parser } = await runtime!
   wanted.forEach((grammar, i) => {
     if (parsers.has(grammar)) return
     const parser = new Parser()
