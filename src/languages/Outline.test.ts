@@ -154,6 +154,16 @@ describe("Outline", () => {
     assert.isTrue(java.slice(app.start).startsWith("/**\n * The application entry point."))
   }, 30_000)
 
+  it("a block comment the climb cannot take whole stays whole before the declaration: no text is in two units", async () => {
+    const text = "#include \"a.h\"\n/*\n * Copyright\n   Licensed under MIT\n */\nint f(void) { return 1; }\ntypedef int (*cb)(int);\ntypedef struct { int x; } *P;\n"
+    const read = await outline("a.c", text)
+    for (let i = 1; i < read.units.length; i++) assert.isAtLeast(read.units[i]!.start, read.units[i - 1]!.end)
+    const f = read.units.find((unit) => unit.symbols.includes("f"))!
+    assert.strictEqual(text.slice(f.start, f.end), "int f(void) { return 1; }")
+    // A typedef is named by its declarator's identifier, through pointers and functions.
+    assert.deepStrictEqual(read.declarations.map((d) => d.name), ["f", "cb", "P"])
+  }, 30_000)
+
   it("a syntax error gives the first line it is on, and the declarations around it", async () => {
     const read = await outline("broken.py", "def good():\n    return 1\n\ndef broken(:\n    pass\n\nclass After:\n    pass\n")
     assert.strictEqual(read.firstErrorLine, 4)

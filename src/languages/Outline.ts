@@ -169,7 +169,12 @@ const spansOf = (
       continue
     }
     if (joins(item)) {
-      const start = leadingStart(spec, text, item.start, last)
+      let start = leadingStart(spec, text, item.start, last)
+      // A comment the climb stopped inside (a block comment with a line `leadingLine` does not
+      // take) stays whole before the declaration: the declaration starts on the line after it.
+      for (const comment of pending) {
+        if (comment.start < start && comment.end > start) start = Math.min(item.start, text.starts[text.lineOf(comment.end) + 1] ?? item.start)
+      }
       const attached = pending.filter((comment) => comment.start >= start)
       for (const comment of pending) if (comment.start < start) emit(comment, toLineStart(source, comment.start, last), [])
       pending = []

@@ -12,7 +12,11 @@ export const declared = (node: Node): { readonly name: string; readonly function
   for (let depth = 0; at !== null && depth < 32; depth++) {
     if (NAMES.has(at.type)) return { name: at.text, function: isFunction }
     if (at.type === "function_declarator") isFunction = true
-    at = at.childForFieldName("declarator") ?? at.namedChildren.find((child) => child !== null && NAMES.has(child.type)) ?? null
+    // A parenthesised declarator (`(*cb)`) has no field of its own: its inner declarator is its child.
+    at = at.childForFieldName("declarator") ??
+      at.namedChildren.find((child) => child !== null && NAMES.has(child.type)) ??
+      at.namedChildren.find((child) => child !== null && child.type.endsWith("declarator")) ??
+      null
   }
   return undefined
 }
@@ -37,7 +41,7 @@ export const describeC = (node: Node): Described | undefined => {
       return { kind: node.type === "enum_specifier" ? "enum" : "struct", name, exported: true, body: node.childForFieldName("body") }
     }
     case "type_definition": {
-      const name = node.childForFieldName("declarator")?.text
+      const name = declared(node)?.name
       return name === undefined ? undefined : { kind: "type", name, exported: true }
     }
     case "preproc_def":

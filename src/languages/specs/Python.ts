@@ -1,5 +1,5 @@
 /** Python: functions, classes and upper-case constants; `import` and `from … import` resolved to modules and packages. */
-import { dirname, join } from "../../source/Paths.ts"
+import { dirname, isWithin, join } from "../../source/Paths.ts"
 import type { LanguageSpec, Node, WrittenImport } from "../LanguageSpec.ts"
 import { unquoted } from "../LanguageSpec.ts"
 import { closest } from "./Closest.ts"
@@ -50,22 +50,30 @@ const imports = (node: Node): ReadonlyArray<WrittenImport> => {
 const candidates = (base: string, parts: ReadonlyArray<string>): Array<string> =>
   parts.length === 0 ? [join(base, "__init__.py")] : [`${join(base, parts.join("/"))}.py`, `${join(base, parts.join("/"))}.pyi`, join(join(base, parts.join("/")), "__init__.py")]
 
+/**
+ * A relative import from the importing file's package (one dot) or above it; an absolute one by
+ * suffix, closest to the importing file, a one-part name only under a directory above the importing
+ * file (a root it runs from), so `import logging` is the standard library's, not `tools/logging.py`.
+ * `from . import name` names the module `name` when there is one; a name its package's `__init__`
+ * defines is not resolved to the `__init__`, since the written import cannot tell the two apart.
+ */
 const resolve: NonNullable<LanguageSpec["resolve"]> = (from, specifier, context) => {
   const dots = /^\.*/.exec(specifier)![0].length
   const parts = specifier.slice(dots).split(".").filter((part) => part !== "")
   if (dots > 0) {
     let base = dirname(from)
-    for (let i = 1; i < dots; i++) base = dirname(base)
-    const found = candidates(base, parts).find((path) => context.modules.has(path))
-    // `from . import name` of a name the package's `__init__` defines.
-    if (found === undefined && dots === specifier.length - parts.join(".").length && parts.length === 1) {
-      const init = join(base, "__init__.py")
-      return context.modules.has(init) ? [init] : []
+    for (let i = 1; i < dots; i++) {
+      // Past the root: the import leaves the repository.
+      if (base === "") return []
+      base = dirname(base)
     }
+    const found = candidates(base, parts).find((path) => context.modules.has(path))
     return found === undefined ? [] : [found]
   }
   for (const suffix of candidates("", parts)) {
-    const best = closest(from, context.endingWith(suffix))
+    const rootOf = (path: string) => (path === suffix ? "" : path.slice(0, path.length - suffix.length - 1))
+    const within = context.endingWith(suffix).filter((path) => parts.length > 1 || isWithin(from, rootOf(path)))
+    const best = closest(from, within)
     if (best !== undefined) return [best]
   }
   return []

@@ -35,12 +35,27 @@ const describe = (node: Node): Described | undefined => {
   return { kind, name, exported: node.type === "impl_item" || isPublic(node), body: node.childForFieldName("body") }
 }
 
-/** The path a `use` names, up to a `{…}` list or an alias. */
-const usePath = (argument: Node): string => {
-  if (argument.type === "scoped_use_list") return argument.childForFieldName("path")?.text ?? argument.text
-  if (argument.type === "use_as_clause") return argument.childForFieldName("path")?.text ?? argument.text
-  if (argument.type === "use_wildcard") return argument.text.replace(/::\*$/, "")
-  return argument.text
+/** The paths a `use` names: each member of a `{…}` list on its own, an alias by its path, a glob by its module. */
+const usePaths = (argument: Node, prefix: string, depth = 0): Array<string> => {
+  const joined = (path: string) => (prefix === "" ? path : `${prefix}::${path}`)
+  switch (argument.type) {
+    case "scoped_use_list": {
+      const path = argument.childForFieldName("path")?.text
+      const list = argument.childForFieldName("list")
+      const base = path === undefined ? prefix : joined(path)
+      return list === null || depth > 8 ? [base] : usePaths(list, base, depth + 1)
+    }
+    case "use_list":
+      return argument.namedChildren.flatMap((child) => (child === null ? [] : usePaths(child, prefix, depth + 1)))
+    case "use_as_clause":
+      return [joined(argument.childForFieldName("path")?.text ?? argument.text)]
+    case "use_wildcard":
+      return [joined(argument.text.replace(/::\*$/, "").replace(/^\*$/, ""))].map((path) => path.replace(/::$/, ""))
+    case "self":
+      return [prefix === "" ? "self" : prefix]
+    default:
+      return [joined(argument.text)]
+  }
 }
 
 const imports = (node: Node): ReadonlyArray<WrittenImport> => {
@@ -50,21 +65,32 @@ const imports = (node: Node): ReadonlyArray<WrittenImport> => {
   }
   if (node.type !== "use_declaration") return []
   const argument = node.childForFieldName("argument")
-  return argument === null ? [] : [{ specifier: usePath(argument), kind: "imports" }]
+  return argument === null ? [] : [...new Set(usePaths(argument, ""))].map((specifier) => ({ specifier, kind: "imports" as const }))
 }
 
-const ROOTS = new Set(["lib.rs", "main.rs", "mod.rs"])
+const ROOTS = new Set(["lib.rs", "main.rs", "mod.rs", "build.rs"])
+/** Directories whose files are crate roots of their own (integration tests, examples, benches, binaries). */
+const ROOT_DIRECTORIES = /(?:^|\/)(?:tests|examples|benches|src\/bin)$/
 
-/** The directory a file's child modules live in: its own for `lib.rs`, `main.rs` and `mod.rs`, else one named after it. */
-const childDirectory = (file: string): string => ROOTS.has(basename(file)) ? dirname(file) : join(dirname(file), basename(file).slice(0, -3))
+/** Whether a file owns its directory's modules: a crate root, or a `mod.rs`. */
+const ownsDirectory = (file: string): boolean => ROOTS.has(basename(file)) || ROOT_DIRECTORIES.test(dirname(file))
 
-/** The module file of `parts` below `directory`, the longest prefix of the path that is one. */
+/** The directory a file's child modules live in: its own for a file that owns it, else one named after it. */
+const childDirectory = (file: string): string => ownsDirectory(file) ? dirname(file) : join(dirname(file), basename(file).slice(0, -3))
+
+/** The file of the module whose children live in `directory`: `directory.rs`, `directory/mod.rs`, or a crate root in it. */
+const moduleFileOf = (directory: string, modules: ReadonlySet<string>): Array<string> => {
+  const candidates = [...(directory === "" ? [] : [`${directory}.rs`]), join(directory, "mod.rs"), join(directory, "lib.rs"), join(directory, "main.rs")]
+  return candidates.filter((file) => modules.has(file)).slice(0, 1)
+}
+
+/** The module file of `parts` below `directory`: the longest prefix of the path that is one, else the module of `directory` itself. */
 const deepestModule = (directory: string, parts: ReadonlyArray<string>, modules: ReadonlySet<string>): Array<string> => {
   for (let n = parts.length; n > 0; n--) {
     const path = join(directory, parts.slice(0, n).join("/"))
     for (const file of [`${path}.rs`, join(path, "mod.rs")]) if (modules.has(file)) return [file]
   }
-  return []
+  return moduleFileOf(directory, modules)
 }
 
 const resolve: NonNullable<LanguageSpec["resolve"]> = (from, specifier, context) => {
@@ -83,7 +109,11 @@ const resolve: NonNullable<LanguageSpec["resolve"]> = (from, specifier, context)
     }
   }
   if (head === "self") return deepestModule(childDirectory(from), parts, context.modules)
-  if (head === "super") return deepestModule(dirname(childDirectory(from)), parts, context.modules)
+  if (head === "super") {
+    // The parent of the module `from` is: the module owning the directory `from` sits in, or for a `mod.rs`, the one above.
+    const own = childDirectory(from)
+    return deepestModule(dirname(own), parts, context.modules)
+  }
   return []
 }
 
