@@ -55,7 +55,10 @@ describe("cairn CLI", () => {
       // For people, --explain accounts for each claim's score and times each stage.
       const explained = run(["ask", "how is the token budget enforced?", "--root", root, "--explain", "--no-refresh"])
       assert.strictEqual(explained.status, 0, explained.stderr)
-      assert.match(explained.stdout, /^1\. docs\/budget\.md:\S+ {2}\(score [\d.e-]+, note\)\n {3}score = rrf [\d.e-]+( × [a-z_]+ [\d.e-]+)*( \(other factors 1\))?\n/)
+      // One line per claim up top (ref, heading path, why), then the passages with the score account.
+      assert.match(explained.stdout, /^\d+ claims?:\n1\. docs\/budget\.md:\S+ {2}\S.* {2}\(note; matched [^)]*budget/)
+      assert.match(explained.stdout, /\n1\. docs\/budget\.md:\S+ {2}\(score [\d.e-]+, note\)\n {3}score = rrf [\d.e-]+( × [a-z_]+ [\d.e-]+)*( \(other factors 1\))?\n/)
+      assert.match(explained.stdout, /\n » /)
       assert.match(explained.stdout, /\ntimings \(ms\): intent [\d.]+, legs /)
       assert.notMatch(run(["ask", "how is the token budget enforced?", "--root", root, "--no-refresh"]).stdout, /score = /)
 
