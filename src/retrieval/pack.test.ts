@@ -107,6 +107,23 @@ describe("pack", () => {
     assert.strictEqual(result.gaps.at(-1)?.reason, "budget_truncated")
   })
 
+  it("a cut keeps the sentence that matches the question when the fitting prefix would lose it", () => {
+    const filler = "Filler words go here. ".repeat(12)
+    const big = candidate({ id: "big.md#1", text: `Big > Part\n${filler}The rotation policy renews keys monthly. Trailing words. ` + "more ".repeat(40), score: 3 })
+    const kept = "Big > Part\n… The rotation policy renews keys monthly. Trailing words."
+    const keptCost = cost({ ...toClaim(big, false), text: kept, truncated: true })
+    const result = pack(input({ query: query("what is the key rotation policy?", keptCost + 2), candidates: [big] }))
+    assert.deepStrictEqual(result.claims.map((c) => [c.text, c.truncated ?? false]), [[kept, true]])
+    // With no named term to match, the cut is the longest fitting prefix, as before.
+    const plain = pack(input({ query: query("q", keptCost + 2), candidates: [big] }))
+    assert.isTrue(plain.claims[0]!.text.startsWith("Big > Part\nFiller words go here."))
+    // When the prefix already holds the sentence, the prefix is kept.
+    const early = candidate({ id: "early.md#1", text: `Big > Part\nThe rotation policy renews keys monthly. ${filler}` + "more ".repeat(40), score: 3 })
+    const earlyResult = pack(input({ query: query("what is the key rotation policy?", keptCost + 2), candidates: [early] }))
+    assert.isTrue(earlyResult.claims[0]!.text.startsWith("Big > Part\nThe rotation policy renews keys monthly."))
+    assert.notInclude(earlyResult.claims[0]!.text, "…")
+  })
+
   it("cuts at most one claim", () => {
     const text = "T > H\nFirst sentence. " + "more words ".repeat(30)
     const candidates = [candidate({ id: "a.md#1", text, score: 2 }), candidate({ id: "b.md#1", text, score: 1 })]

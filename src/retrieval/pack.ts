@@ -15,7 +15,10 @@ import { compareIds } from "../domain/Ranking.ts"
 import { RetrievalConfig, type RetrievalConfigShape } from "../RetrievalConfig.ts"
 import { TokenCounter } from "../ports/TokenCounter.ts"
 import { hasOverlongPiece } from "../text/TokenCount.ts"
-import { truncateToFit } from "./pack/truncate.ts"
+import { bestSentence } from "./pack/bestSentence.ts"
+import { truncateAround, truncateToFit } from "./pack/truncate.ts"
+import { queryTerms, type Term } from "./terms.ts"
+import { foldedStopwords } from "../text/Stopwords.ts"
 
 /** Longest query echoed back. A CPU protection: about 2,700 English words. */
 export const MAX_ECHOED_QUERY_CHARS = 16_384
@@ -42,7 +45,18 @@ export interface PackInput {
   readonly order?: ((ranked: ReadonlyArray<Candidate>) => ReadonlyArray<Candidate>) | undefined
 }
 
-export type PackerConfig = Pick<RetrievalConfigShape, "maxConflicts" | "maxGaps" | "reportReserveTokens" | "fallbackGapText">
+export type PackerConfig = Pick<
+  RetrievalConfigShape,
+  "maxConflicts" | "maxGaps" | "reportReserveTokens" | "fallbackGapText" | "gapStopwords" | "gapMinTermLength" | "gapMaxTerms"
+>
+
+/** The passage sentence holding most of the question's terms, as offsets into the claim's text. */
+const answeringSentence = (claim: ContextPack.Claim, terms: ReadonlyArray<Term>): { start: number; end: number } | undefined => {
+  const bodyStart = claim.text.indexOf("\n") + 1
+  if (bodyStart === 0) return undefined
+  const best = bestSentence(claim.text.slice(bodyStart), terms, [], { lines: claim.kind === "code" })
+  return best === undefined ? undefined : { start: bodyStart + best.start, end: bodyStart + best.end }
+}
 
 /** Three significant digits, so 3.02e-13 stays itself instead of becoming a 0. */
 export const toSignificant = (value: number): number =>
@@ -160,6 +174,12 @@ export const ensureNeverSilent = (pack: ContextPack.ContextPack, fallbackGapText
 export const makePack = (count: (text: string) => number, config: PackerConfig) => (input: PackInput): ContextPack.ContextPack => {
   const budgetTokens = input.query.budgetTokens
   const explain = input.query.explain
+  // The question's named terms as stage 7 and the gap detector read them (adjust.ts's namedTerms).
+  const terms = queryTerms(input.query.text, {
+    stopwords: foldedStopwords(config.gapStopwords),
+    minLength: config.gapMinTermLength,
+    maxTerms: config.gapMaxTerms
+  })
   const ranked = input.order === undefined ? rankCandidates(input.candidates) : input.order(rankCandidates(input.candidates))
   const claims = ranked.map((candidate) => toClaim(candidate, explain))
   const costOf = (claim: ContextPack.Claim): number => count(JSON.stringify(ContextPack.claimToWire(claim)))
@@ -261,7 +281,11 @@ export const makePack = (count: (text: string) => number, config: PackerConfig) 
     const original = claims[best]!
     const room = capacity - used
     const cut = (text: string): ContextPack.Claim => ({ ...original, text, truncated: true })
-    const text = room > 0 ? truncateToFit(original.text, (prefix) => costOf(cut(prefix)) <= room) : undefined
+    const fits = (text: string) => costOf(cut(text)) <= room
+    const sentence = room > 0 ? answeringSentence(original, terms) : undefined
+    const text = room <= 0
+      ? undefined
+      : (sentence === undefined ? undefined : truncateAround(original.text, sentence, fits)) ?? truncateToFit(original.text, fits)
     if (text !== undefined) {
       const claim = cut(text)
       const cost = costOf(claim)

@@ -49,3 +49,27 @@ export const truncateToFit = (text: string, fits: (prefix: string) => boolean): 
   }
   return undefined
 }
+
+/** What stands for the lines a cut leaves out before the sentence it keeps. */
+export const ELISION = "…"
+
+/**
+ * A cut that keeps the sentence at `[start, end)` of `text` when the longest fitting prefix would
+ * lose it: the opening line, an elision mark, then the longest run from the sentence on that ends at
+ * a boundary and fits. Undefined when the prefix already holds the sentence, or nothing from the
+ * sentence on fits whole.
+ */
+export const truncateAround = (
+  text: string,
+  sentence: { readonly start: number; readonly end: number },
+  fits: (candidate: string) => boolean
+): string | undefined => {
+  const firstLineEnd = text.indexOf("\n")
+  if (firstLineEnd === -1 || sentence.start <= firstLineEnd) return undefined
+  const prefix = truncateToFit(text, fits)
+  if (prefix !== undefined && prefix.length >= sentence.end) return undefined
+  const head = `${text.slice(0, firstLineEnd)}\n${ELISION} `
+  const rest = text.slice(sentence.start)
+  const kept = truncateToFit(`${head}${rest}`, fits) ?? (fits(`${head}${rest}`.trimEnd()) ? `${head}${rest}`.trimEnd() : undefined)
+  return kept !== undefined && kept.length >= head.length + (sentence.end - sentence.start) ? kept : undefined
+}
