@@ -124,6 +124,22 @@ describe("pack", () => {
     assert.notInclude(earlyResult.claims[0]!.text, "…")
   })
 
+  it("budget_truncated only when what was left out held a question term the packed claims lack", () => {
+    const answer = candidate({ id: "a.md#1", text: "Keys > Rotation\nThe rotation policy renews keys monthly.", score: 3 })
+    const repeat = candidate({ id: "b.md#1", text: "Keys > Again\nRotation of keys follows the policy. " + "more ".repeat(30), score: 2 })
+    const other = candidate({ id: "c.md#1", text: "Audit > Log\nEvery renewal is audited in the ledger. " + "more ".repeat(30), score: 1 })
+    const room = cost(toClaim(answer, false)) + 4
+    const repeated = pack(input({ query: query("what is the key rotation policy?", room), candidates: [answer, repeat] }))
+    assert.deepStrictEqual(repeated.claims.map((c) => c.note), ["a.md"])
+    assert.strictEqual(repeated.budget.dropped, 1)
+    assert.isTrue(repeated.partial)
+    assert.notInclude(repeated.gaps.map((g) => g.reason), "budget_truncated")
+    // "ledger" is held only by the claim left out: the reader lost something, so the notice says so.
+    const lost = pack(input({ query: query("what is the key rotation policy in the ledger?", room), candidates: [answer, other] }))
+    assert.deepStrictEqual(lost.claims.map((c) => c.note), ["a.md"])
+    assert.include(lost.gaps.map((g) => g.reason), "budget_truncated")
+  })
+
   it("cuts at most one claim", () => {
     const text = "T > H\nFirst sentence. " + "more words ".repeat(30)
     const candidates = [candidate({ id: "a.md#1", text, score: 2 }), candidate({ id: "b.md#1", text, score: 1 })]

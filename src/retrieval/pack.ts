@@ -15,9 +15,9 @@ import { compareIds } from "../domain/Ranking.ts"
 import { RetrievalConfig, type RetrievalConfigShape } from "../RetrievalConfig.ts"
 import { TokenCounter } from "../ports/TokenCounter.ts"
 import { hasOverlongPiece } from "../text/TokenCount.ts"
-import { bestSentence } from "./pack/bestSentence.ts"
+import { bestSentence, termsIn } from "./pack/bestSentence.ts"
 import { truncateAround, truncateToFit } from "./pack/truncate.ts"
-import { queryTerms, type Term } from "./terms.ts"
+import { coveredTerms, passageStems, queryTerms, type Term } from "./terms.ts"
 import { foldedStopwords } from "../text/Stopwords.ts"
 
 /** Longest query echoed back. A CPU protection: about 2,700 English words. */
@@ -295,11 +295,34 @@ export const makePack = (count: (text: string) => number, config: PackerConfig) 
   }
   const dropped = claims.length - packedClaims.size + (packedClaims.get(best ?? -1)?.claim.truncated ? 1 : 0)
 
+  // What a claim holds of the question: its whole passage, or for a cut claim the text it kept.
+  const heldBy = (i: number, whole: boolean): Iterable<number> => {
+    const claim = packedClaims.get(i)?.claim
+    return !whole && claim?.truncated === true ? termsIn(claim.text, terms) : coveredTerms(passageStems(ranked[i]!.chunk), terms)
+  }
+  /**
+   * Whether the budget cost the reader something: a claim left out, or the part of one cut away,
+   * held a named term of the question that no packed claim holds. The tail of a list that repeats
+   * what the pack already says is reported in `budget` and `partial`, not as a gap. With no named
+   * term to judge by, or nothing packed, any loss counts.
+   */
+  const budgetCostSomething = (keep: ReadonlyArray<number>): boolean => {
+    if (terms.length === 0 || keep.length === 0) return true
+    const held = new Set<number>()
+    for (const i of keep) for (const term of heldBy(i, false)) held.add(term)
+    const kept = new Set(keep)
+    for (let i = 0; i < claims.length; i++) {
+      if (kept.has(i) && packedClaims.get(i)!.claim.truncated !== true) continue
+      for (const term of heldBy(i, true)) if (!held.has(term)) return true
+    }
+    return false
+  }
+
   let order = [...packedClaims.keys()].sort((a, b) => a - b)
   const build = (keep: ReadonlyArray<number>, droppedCount: number): ContextPack.ContextPack => {
     const packed = keep.map((i) => packedClaims.get(i)!.claim)
     const usedTokens = keep.reduce((sum, i) => sum + packedClaims.get(i)!.cost, 0)
-    const gaps = droppedCount > 0
+    const gaps = droppedCount > 0 && budgetCostSomething(keep)
       ? withBudgetNotice(detectedGaps, budgetNotice(droppedCount, budgetTokens), config.maxGaps)
       : detectedGaps
     const withFallback = packed.length === 0 && gaps.length === 0 ? [fallbackGap] : gaps
