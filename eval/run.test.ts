@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { corpus } from "../test/support/Corpus.ts"
 import { CONDITIONS } from "./conditions.ts"
 import type { EvalCorpus } from "./Corpus.ts"
-import { gateChecks } from "./gates.ts"
+import { FLOORS, gateChecks } from "./gates.ts"
 import type { Question } from "./Question.ts"
 import { reportMarkdown, resultsJson } from "./report.ts"
 import { runBench } from "./run.ts"
@@ -52,6 +52,21 @@ describe("runBench (smoke)", () => {
       const parsed = JSON.parse(resultsJson(bench, gate, {})) as { conditions: Array<{ observations: Array<{ id: string }> }> }
       assert.deepStrictEqual(parsed.conditions[0]!.observations.map((o) => o.id), ["pos-1", "neg-1", "adv-1"])
     }), { timeout: 60_000 })
+
+  it("answer text in the pack is gated: below the floor fails, at it passes", () => {
+    const floor = FLOORS["team-kb"]!.answerText
+    const checkAt = (coverageAll: number) => gateChecks({
+      corpus: { ...evalCorpus, name: "team-kb" },
+      declaredAnchor: evalCorpus.anchor,
+      result: {
+        condition: "full", description: "", tokenCounter: "", observations: [],
+        summary: { ranking: { hitAt5: 1, precisionAt1: 1, coverageAll }, verdicts: { cch: 1 }, tokens: { violations: 0 }, errors: [] } as never
+      },
+      budgetTokens: 4_000, overrides: undefined, questionsOnDisk: 0, supersededNotes: new Set(), probes: []
+    }).find((c) => c.name === "answer-text")!
+    assert.isFalse(checkAt(floor - 0.01).pass)
+    assert.isTrue(checkAt(floor).pass)
+  })
 
   it("a config override fails the gate whatever the run scores", () => {
     const fake = { condition: "full", description: "", tokenCounter: "", observations: [], summary: undefined as never }
