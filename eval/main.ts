@@ -3,6 +3,10 @@
  *
  *   node eval/main.ts [--gate] [--set NAME]... [--conditions a,b | --ablations] [--split dev|heldout --final]
  *                     [--output DIR] [--corpora DIR] [--config JSON]
+ *   node eval/main.ts --validate [--set NAME]...
+ *
+ * `--validate` checks the question files against their corpus (ids, paths, mustContain lines, decoys)
+ * and runs no retrieval, so a set can be written and checked without seeing what recall returns.
  *
  * The shared corpora are found under `--corpora` (default `$CAIRN_CORPORA`, else `../shared/corpora`
  * beside the repository); where they are absent the run says so and runs the sets it has. Without
@@ -83,6 +87,7 @@ export const SETS: ReadonlyArray<SetSpec> = [
 
 export interface Args {
   readonly gate: boolean
+  readonly validateOnly: boolean
   readonly sets: ReadonlyArray<string>
   readonly conditions: ReadonlyArray<Condition>
   readonly split: "dev" | "heldout"
@@ -98,11 +103,12 @@ const fail = (message: string): never => {
 }
 
 export const parseArgs = (argv: ReadonlyArray<string>): Args => {
-  const args = { gate: false, sets: [] as Array<string>, conditions: ["full"], split: "dev" as "dev" | "heldout", final: false, output: join(workspace, "eval-results"), corpora: process.env.CAIRN_CORPORA ?? resolve(workspace, "../shared/corpora"), overrides: undefined as unknown }
+  const args = { gate: false, validateOnly: false, sets: [] as Array<string>, conditions: ["full"], split: "dev" as "dev" | "heldout", final: false, output: join(workspace, "eval-results"), corpora: process.env.CAIRN_CORPORA ?? resolve(workspace, "../shared/corpora"), overrides: undefined as unknown }
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!
     const value = () => argv[++i] ?? fail(`${flag} needs a value`)
     if (flag === "--gate") args.gate = true
+    else if (flag === "--validate") args.validateOnly = true
     else if (flag === "--final") args.final = true
     else if (flag === "--set") args.sets.push(value())
     else if (flag === "--conditions") args.conditions = value().split(",")
@@ -172,6 +178,10 @@ export const runEval = Effect.fn("main.runEval")(function*(args: Args) {
         failed = true
         continue
       }
+      if (args.validateOnly) {
+        process.stdout.write(`${set.name}: ${all.length} questions valid; ${validation.warnings.length} warnings${validation.warnings.map((w) => `\n  ${w}`).join("")}\n`)
+        continue
+      }
       const questions = all.filter((q) => q.question.split === args.split)
       const bench = yield* runBench({
         corpus,
@@ -223,6 +233,7 @@ export const runEval = Effect.fn("main.runEval")(function*(args: Args) {
 if (import.meta.main) {
   const args = parseArgs(process.argv.slice(2))
   const failed = await Effect.runPromise(runEval(args).pipe(Effect.provide(NodeServices.layer)))
+  if (args.validateOnly) process.exit(failed ? 1 : 0)
   if (!args.gate) process.stdout.write("Not gated: reported only, exit 0. Run with --gate to enforce the floors.\n")
   process.exit(args.gate && failed ? 1 : 0)
 }
