@@ -20,7 +20,7 @@ import { LexicalIndex } from "../src/ports/LexicalIndex.ts"
 import { compile, type RetrievalFilter } from "../src/ports/RetrievalFilter.ts"
 import { VectorIndex } from "../src/ports/VectorIndex.ts"
 import { RetrievalConfig } from "../src/RetrievalConfig.ts"
-import { ScoreAdjustment } from "../src/retrieval/adjust.ts"
+import { namedTerms, ScoreAdjustment } from "../src/retrieval/adjust.ts"
 import { canonicalityOf } from "../src/retrieval/canonicality.ts"
 import { GraphExpansion } from "../src/retrieval/expand.ts"
 import { Fusion } from "../src/retrieval/fuse.ts"
@@ -30,6 +30,7 @@ import { ConflictDetector } from "../src/retrieval/conflicts.ts"
 import { Dedup } from "../src/retrieval/dedup.ts"
 import { Diversity } from "../src/retrieval/diversity.ts"
 import { GapDetector } from "../src/retrieval/gaps.ts"
+import { FREQUENCY_CAP } from "../src/retrieval/reduce.ts"
 import { RerankStage } from "../src/retrieval/rerank.ts"
 import { type TitlePathChannel } from "../src/retrieval/titlePath.ts"
 import { analysedStopwords } from "../src/text/Stopwords.ts"
@@ -193,6 +194,13 @@ export const recallTrace = Effect.fn("recallTrace")(function*(
   const gaps: Array<Gap> = stages.filter((s) => s.status === "failed" || s.status === "timed_out").map(legGap)
   if (question.gap !== undefined) gaps.push(question.gap)
   if (reading.failed) gaps.push({ reason: "index_incomplete", text: "The index could not report its health; its coverage and freshness are unknown." })
+  // How common each named word is in the whole index, so a gap is reported only for a word that
+  // carries the question; an index that cannot count leaves every word eligible.
+  const namedWords = [...new Set(namedTerms(text, config).flatMap((term) => term.display.split(" ")))]
+  const counted = namedWords.length === 0
+    ? []
+    : valueOr(yield* underDeadline(lexical.documentFrequencies(namedWords, FREQUENCY_CAP), config.softTimeoutMs), undefined)
+  const wordFrequencies = counted === undefined ? undefined : new Map(namedWords.map((word, i) => [word, counted[i] ?? 0]))
   gaps.push(...(yield* timedStage(timings, "gaps", Effect.sync(() => gapDetector.detect({
     query: text,
     intent,
@@ -202,7 +210,8 @@ export const recallTrace = Effect.fn("recallTrace")(function*(
     filterSummary: describeFilters(query),
     indexHealth: reading.reading,
     now,
-    config
+    config,
+    wordFrequencies
   })))))
 
   const diagnostics: Diagnostics = {

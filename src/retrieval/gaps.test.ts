@@ -45,6 +45,29 @@ describe("gaps", () => {
     assert.deepStrictEqual(gaps, [{ reason: "no_results", text: `No claims found about "rotation".` }])
   })
 
+  it("with index counts, only a term that carries the question is reported missing", () => {
+    const claims = [passage("a.md#0", "The fraud team reviews payments flagged by the ledger.")]
+    const query = "how is fraud detected in payments for the ledger and treasury?"
+    // "detected" is the commonest word of the question in the index: the claims do without it.
+    const common = new Map([["fraud", 3], ["detected", 400], ["payments", 20], ["ledger", 5], ["treasury", 0]])
+    assert.deepStrictEqual(detectGaps(input(query, claims, { wordFrequencies: common })), [
+      { reason: "no_results", text: `No claims found about "treasury".` }
+    ])
+    // The same question over an index where "detected" is rare and "treasury" common: the other way round.
+    const rare = new Map([["fraud", 3], ["detected", 1], ["payments", 20], ["ledger", 5], ["treasury", 400]])
+    assert.deepStrictEqual(detectGaps(input(query, claims, { wordFrequencies: rare })), [
+      { reason: "no_results", text: `No claims found about "detected".` }
+    ])
+    // Without counts every absent term is reported, as before.
+    assert.strictEqual(detectGaps(input(query, claims)).length, 2)
+  })
+
+  it("a function word is never reported missing", () => {
+    const claims = [passage("a.md#0", "Webhook signatures rotate monthly.")]
+    const gaps = detectGaps(input("does every webhook signature rotate itself?", claims, { wordFrequencies: new Map([["every", 0], ["webhook", 2], ["signature", 2], ["rotate", 2], ["itself", 0]]) }))
+    assert.deepStrictEqual(gaps, [])
+  })
+
   it("per-term gaps are capped; the rarest fifth of the terms is pinned ahead of query order", () => {
     const found = [passage("a.md#0", "alpha"), passage("b.md#0", "bravo charlie"), passage("c.md#0", "bravo")]
     const gaps = detectGaps(input("alpha bravo charlie delta echoes", [found[0]!], { found }))

@@ -4,7 +4,8 @@
  * so a floor on it can never fire). Term identity is terms.ts's, shared with stage 7's coverage, so a
  * claim ranked for covering a word is never reported as missing it.
  *
- * - `no_results`: nothing came back; or, per named query term that no claim contains, at most
+ * - `no_results`: nothing came back; or, per named query term that carries the question (its rarer
+ *   half in the whole index, or a word the index never saw) and that no claim contains, at most
  *   `gapMaxTermGaps`, the rarest first (rarity: fewest candidates before the cut contain it).
  * - `low_confidence`: both halves of a joined question are present and no claim joins them; the
  *   freshest note of the demanded type is heavily decayed; a retrieved open-question line is this
@@ -42,6 +43,12 @@ export interface GapInput {
   readonly indexHealth: IndexHealthReading
   readonly now: number
   readonly config: RetrievalConfigShape
+  /**
+   * How many chunks of the whole index hold each of the question's named words (folded, as the
+   * query wrote them), capped; absent when the index could not count, and then every absent term
+   * may be reported.
+   */
+  readonly wordFrequencies?: ReadonlyMap<string, number> | undefined
 }
 
 const TYPE_NAMES: Readonly<Record<NoteType, string>> = {
@@ -134,8 +141,10 @@ export const detectGaps = (input: GapInput): Array<Gap> => {
   gaps.push(...neverJoinedGaps(input, stems))
   gaps.push(...unmetDurationGaps(input, terms, covered))
 
-  // Per absent term, rarest first: the rarest `gapRarePinFraction` of terms are pinned ahead.
-  const absent = terms.map((term, index) => ({ term, index })).filter(({ index }) => !covered.some((c) => c.has(index)))
+  // Per absent term that carries the question, rarest first: the rarest `gapRarePinFraction` of
+  // terms are pinned ahead.
+  const carrying = carryingTerms(terms, input.wordFrequencies)
+  const absent = terms.map((term, index) => ({ term, index })).filter(({ index }) => carrying.has(index) && !covered.some((c) => c.has(index)))
   if (absent.length > 0 && config.gapMaxTermGaps > 0) {
     const foundStems = input.found.map((c) => passageStems(c.chunk))
     const frequency = (index: number) => foundStems.filter((s) => coveredTerms(s, [terms[index]!]).size > 0).length
@@ -148,6 +157,46 @@ export const detectGaps = (input: GapInput): Array<Gap> => {
     }
   }
   return gaps
+}
+
+/**
+ * Words that shape a question without naming what it asks about: pronouns, determiners,
+ * quantifiers, connectives and degree adverbs beyond the stopword list (which stage 7's coverage
+ * shares, so it stays short). A document set may hold one rarely, but its absence is no gap.
+ */
+const FUNCTION_WORDS: ReadonlySet<string> = new Set([
+  "itself", "himself", "herself", "themselves", "ourselves", "yourself", "yourselves", "myself",
+  "somebody", "someone", "something", "anybody", "anyone", "anything", "everybody", "everyone",
+  "everything", "nobody", "nothing", "each", "every", "either", "neither", "both", "other", "another",
+  "such", "same", "own", "much", "many", "more", "most", "less", "least", "several", "still", "while",
+  "already", "also", "just", "only", "even", "really", "very", "quite", "rather", "instead", "again",
+  "ever", "never", "always", "completely", "actually", "currently", "usually", "exactly", "simply",
+  "whether", "though", "although", "because", "since", "until", "unless", "before", "after", "during",
+  "without", "within", "upon", "onto", "towards", "toward", "whose", "whom", "here", "those", "else",
+  "anyway", "somehow", "somewhere", "anywhere", "everywhere", "thing", "things", "want", "wants"
+])
+
+/**
+ * The terms that carry the question: of those that are not function words, the rarer half in the
+ * whole index (ties kept together, so a word the index never saw always carries). A common word
+ * the claims do without ("detected" when they say "found") is not what the question is about, so
+ * its absence is no gap. Without counts every term carries.
+ */
+const carryingTerms = (terms: ReadonlyArray<Term>, frequencies: ReadonlyMap<string, number> | undefined): ReadonlySet<number> => {
+  const all = new Set(terms.flatMap((term, index) => FUNCTION_WORDS.has(term.display) ? [] : [index]))
+  if (frequencies === undefined || all.size <= 1) return all
+  const frequencyOf = (term: Term): number | undefined => {
+    const counts = term.display.split(" ").map((word) => frequencies.get(word))
+    return counts.some((count) => count === undefined) ? undefined : Math.min(...(counts as Array<number>))
+  }
+  const counted = terms.map(frequencyOf)
+  // A term the index could not count is kept, as if unseen.
+  const known = [...all].map((index) => counted[index]).filter((count): count is number => count !== undefined).sort((a, b) => a - b)
+  const bar = known[Math.ceil(all.size / 2) - 1] ?? Infinity
+  return new Set([...all].filter((index) => {
+    const count = counted[index]
+    return count === undefined || count <= bar
+  }))
 }
 
 /** A retrieved line that records this very question as open. */
