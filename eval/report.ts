@@ -42,6 +42,7 @@ export const resultsJson = (bench: BenchResult, gate: ReadonlyArray<GateCheck> |
         usedTokens: o.usedTokens,
         latencyMs: Math.round(o.latencyMs * 1000) / 1000,
         error: o.error ?? null,
+        answerability: o.answerability ?? null,
         ...(isFailure(o) ? { components: o.components ?? null } : {})
       }))
     }))

@@ -8,6 +8,7 @@ import * as ContextPack from "../src/domain/ContextPack.ts"
 import * as Recall from "../layers/Recall.ts"
 import * as TokenCounterDefault from "../layers/tokens/TokenCounterDefault.ts"
 import { recallTrace } from "../pipelines/recall.ts"
+import type { Answerability } from "../src/retrieval/answerability.ts"
 import { anchored } from "./AnchoredClock.ts"
 import { pairedBootstrap, type PairedDelta } from "./bootstrap.ts"
 import { type Baseline, runBaseline } from "./baselines.ts"
@@ -38,7 +39,7 @@ export interface ConditionResult {
   readonly description: string
   /** Token counter the packs were measured with; an estimate is labelled as such. */
   readonly tokenCounter: string
-  readonly observations: ReadonlyArray<M.Observation & { readonly file: string; readonly components?: unknown }>
+  readonly observations: ReadonlyArray<M.Observation & { readonly file: string; readonly components?: unknown; readonly answerability?: Answerability }>
   readonly summary: ConditionSummary
 }
 
@@ -127,6 +128,7 @@ const observe = Effect.fn("run.observe")(function*(runtime: ManagedRuntime.Manag
       latencyMs: Duration.toMillis(duration),
       stageMs: trace.timingsMs,
       packBytes: ContextPack.serialise(pack).length,
+      answerability: trace.answerability,
       components: trace.candidates.slice(0, 10).map((c) => ({ ref: `${c.chunk.path}:${c.chunk.lineStart}-${c.chunk.lineEnd}#${c.chunk.blockId}`, note: c.chunk.noteId, score: c.score, ...c.components }))
     }
   })

@@ -21,7 +21,9 @@ import { compile, type RetrievalFilter } from "../src/ports/RetrievalFilter.ts"
 import { VectorIndex } from "../src/ports/VectorIndex.ts"
 import { RetrievalConfig } from "../src/RetrievalConfig.ts"
 import { namedTerms, ScoreAdjustment } from "../src/retrieval/adjust.ts"
+import { type Answerability, answerability } from "../src/retrieval/answerability.ts"
 import { canonicalityOf } from "../src/retrieval/canonicality.ts"
+import { FUNCTION_WORDS, termFrequency } from "../src/retrieval/carrying.ts"
 import { GraphExpansion } from "../src/retrieval/expand.ts"
 import { Fusion } from "../src/retrieval/fuse.ts"
 import { IntentClassifier } from "../src/retrieval/intent.ts"
@@ -86,6 +88,8 @@ export interface RecallTrace {
   readonly candidates: ReadonlyArray<Candidate.Candidate>
   /** Per-stage milliseconds, measured whenever `measure` is set (independently of `explain`). */
   readonly timingsMs: Readonly<Record<string, number>>
+  /** How well the retrieved passages answer the question, with its parts. */
+  readonly answerability: Answerability
 }
 
 export const recall = Effect.fn("recall")(function*(input: unknown): Effect.fn.Return<ContextPack, RecallError, RecallServices> {
@@ -201,6 +205,14 @@ export const recallTrace = Effect.fn("recallTrace")(function*(
     ? []
     : valueOr(yield* underDeadline(lexical.documentFrequencies(namedWords, FREQUENCY_CAP), config.softTimeoutMs), undefined)
   const wordFrequencies = counted === undefined ? undefined : new Map(namedWords.map((word, i) => [word, counted[i] ?? 0]))
+  const weighed = namedTerms(text, config).filter((term) => !FUNCTION_WORDS.has(term.display))
+  const answerable = answerability({
+    terms: weighed,
+    termFrequencies: weighed.map((term) => termFrequency(term, wordFrequencies)),
+    corpusSize,
+    candidates: deduped.survivors,
+    depth: config.gapAnswerabilityDepth
+  })
   gaps.push(...(yield* timedStage(timings, "gaps", Effect.sync(() => gapDetector.detect({
     query: text,
     intent,
@@ -211,7 +223,8 @@ export const recallTrace = Effect.fn("recallTrace")(function*(
     indexHealth: reading.reading,
     now,
     config,
-    wordFrequencies
+    wordFrequencies,
+    answerability: answerable
   })))))
 
   const diagnostics: Diagnostics = {
@@ -231,6 +244,6 @@ export const recallTrace = Effect.fn("recallTrace")(function*(
   }))
   // A leg that failed makes the pack partial even when every claim fitted.
   const pack = gaps.some((gap) => gap.reason === "leg_failed") ? { ...packed, partial: true } : packed
-  return { pack: yield* neverSilent(Effect.succeed(pack)), candidates: deduped.survivors, timingsMs: { ...timings } }
+  return { pack: yield* neverSilent(Effect.succeed(pack)), candidates: deduped.survivors, timingsMs: { ...timings }, answerability: answerable }
   // Every read of the question from one commit: a rebuild landing meanwhile is not seen half way.
 }, consistently)

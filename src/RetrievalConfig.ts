@@ -151,6 +151,10 @@ export const RetrievalConfigSchema = Schema.Struct({
   gapMaxQueryChars: Schema.Int.check(Schema.isGreaterThan(0)),
   /** Words never reported absent. */
   gapStopwords: Schema.Array(Schema.String),
+  /** Answerability (the best passage's share of the question's term weight) below which `low_confidence` fires; fitted by `eval/calibrate.ts`. */
+  gapAnswerabilityFloor: Unit,
+  /** Passages, from the top, whose coverage answerability reads. */
+  gapAnswerabilityDepth: Count,
 
   // Filtering
   /** Trust states never returned unless the query asks to include superseded content. */
@@ -232,6 +236,8 @@ export const defaults: RetrievalConfigShape = {
   gapLagSecondsFloor: 60,
   gapMaxQueryChars: 120,
   gapStopwords: STOPWORDS,
+  gapAnswerabilityFloor: 0.41,
+  gapAnswerabilityDepth: 5,
 
   excludedStates: ["superseded"],
 

@@ -62,6 +62,19 @@ describe("gaps", () => {
     assert.strictEqual(detectGaps(input(query, claims)).length, 2)
   })
 
+  it("answerability below the floor is a low_confidence gap; at the floor it is none", () => {
+    const claims = [passage("a.md#0", "Webhook signatures rotate monthly.")]
+    const floor = config.gapAnswerabilityFloor
+    const below = detectGaps(input("webhook rotation", claims, { answerability: { score: floor - 0.01, missing: [] } }))
+    assert.deepStrictEqual(below.filter((g) => g.reason === "low_confidence"), [
+      { reason: "low_confidence", text: `The best passage holds ${Math.floor((floor - 0.01) * 100)}% of what the question asks about; the knowledge base may not answer it.` }
+    ])
+    const at = detectGaps(input("webhook rotation", claims, { answerability: { score: floor, missing: [] } }))
+    assert.isFalse(at.some((g) => g.reason === "low_confidence"))
+    // Not computed: no gap follows from it.
+    assert.isFalse(detectGaps(input("webhook rotation", claims)).some((g) => g.reason === "low_confidence"))
+  })
+
   it("a function word is never reported missing", () => {
     const claims = [passage("a.md#0", "Webhook signatures rotate monthly.")]
     const gaps = detectGaps(input("does every webhook signature rotate itself?", claims, { wordFrequencies: new Map([["every", 0], ["webhook", 2], ["signature", 2], ["rotate", 2], ["itself", 0]]) }))

@@ -7,7 +7,8 @@
  * - `no_results`: nothing came back; or, per named query term that carries the question (its rarer
  *   half in the whole index, or a word the index never saw) and that no claim contains, at most
  *   `gapMaxTermGaps`, the rarest first (rarity: fewest candidates before the cut contain it).
- * - `low_confidence`: both halves of a joined question are present and no claim joins them; the
+ * - `low_confidence`: the answerability score (answerability.ts) is below `gapAnswerabilityFloor`;
+ *   both halves of a joined question are present and no claim joins them; the
  *   freshest note of the demanded type is heavily decayed; a retrieved open-question line is this
  *   question (overlap at least `gapOpenQuestionOverlap` both ways); a `how long` question whose
  *   subject no claim quantifies.
@@ -26,6 +27,8 @@ import type { RetrievalConfigShape } from "../RetrievalConfig.ts"
 import { ageInDays, decay, namedTerms } from "./adjust.ts"
 import type { Intent } from "./intent.ts"
 import { NOTE_TYPES } from "./intent.ts"
+import type { Answerability } from "./answerability.ts"
+import { carryingTerms } from "./carrying.ts"
 import { coveredTerms, type PassageStems, passageStems, queryTerms, type Term } from "./terms.ts"
 import { foldedStopwords } from "../text/Stopwords.ts"
 
@@ -49,6 +52,8 @@ export interface GapInput {
    * may be reported.
    */
   readonly wordFrequencies?: ReadonlyMap<string, number> | undefined
+  /** How well the passages read answer the question; absent when not computed, and then no gap follows from it. */
+  readonly answerability?: Answerability | undefined
 }
 
 const TYPE_NAMES: Readonly<Record<NoteType, string>> = {
@@ -122,6 +127,10 @@ export const detectGaps = (input: GapInput): Array<Gap> => {
     return gaps
   }
 
+  if (input.answerability !== undefined && input.answerability.score < config.gapAnswerabilityFloor) {
+    gaps.push({ reason: "low_confidence", text: `The best passage holds ${Math.floor(input.answerability.score * 100)}% of what the question asks about; the knowledge base may not answer it.` })
+  }
+
   // Demanded types: stage 1 weighs them above the implied-type threshold.
   const demanded = NOTE_TYPES.filter((type) => input.intent.typeWeights[type] > config.gapImpliedTypeWeight)
   for (const type of demanded) {
@@ -157,46 +166,6 @@ export const detectGaps = (input: GapInput): Array<Gap> => {
     }
   }
   return gaps
-}
-
-/**
- * Words that shape a question without naming what it asks about: pronouns, determiners,
- * quantifiers, connectives and degree adverbs beyond the stopword list (which stage 7's coverage
- * shares, so it stays short). A document set may hold one rarely, but its absence is no gap.
- */
-const FUNCTION_WORDS: ReadonlySet<string> = new Set([
-  "itself", "himself", "herself", "themselves", "ourselves", "yourself", "yourselves", "myself",
-  "somebody", "someone", "something", "anybody", "anyone", "anything", "everybody", "everyone",
-  "everything", "nobody", "nothing", "each", "every", "either", "neither", "both", "other", "another",
-  "such", "same", "own", "much", "many", "more", "most", "less", "least", "several", "still", "while",
-  "already", "also", "just", "only", "even", "really", "very", "quite", "rather", "instead", "again",
-  "ever", "never", "always", "completely", "actually", "currently", "usually", "exactly", "simply",
-  "whether", "though", "although", "because", "since", "until", "unless", "before", "after", "during",
-  "without", "within", "upon", "onto", "towards", "toward", "whose", "whom", "here", "those", "else",
-  "anyway", "somehow", "somewhere", "anywhere", "everywhere", "thing", "things", "want", "wants"
-])
-
-/**
- * The terms that carry the question: of those that are not function words, the rarer half in the
- * whole index (ties kept together, so a word the index never saw always carries). A common word
- * the claims do without ("detected" when they say "found") is not what the question is about, so
- * its absence is no gap. Without counts every term carries.
- */
-const carryingTerms = (terms: ReadonlyArray<Term>, frequencies: ReadonlyMap<string, number> | undefined): ReadonlySet<number> => {
-  const all = new Set(terms.flatMap((term, index) => FUNCTION_WORDS.has(term.display) ? [] : [index]))
-  if (frequencies === undefined || all.size <= 1) return all
-  const frequencyOf = (term: Term): number | undefined => {
-    const counts = term.display.split(" ").map((word) => frequencies.get(word))
-    return counts.some((count) => count === undefined) ? undefined : Math.min(...(counts as Array<number>))
-  }
-  const counted = terms.map(frequencyOf)
-  // A term the index could not count is kept, as if unseen.
-  const known = [...all].map((index) => counted[index]).filter((count): count is number => count !== undefined).sort((a, b) => a - b)
-  const bar = known[Math.ceil(all.size / 2) - 1] ?? Infinity
-  return new Set([...all].filter((index) => {
-    const count = counted[index]
-    return count === undefined || count <= bar
-  }))
 }
 
 /** A retrieved line that records this very question as open. */
