@@ -20,7 +20,7 @@ import { LexicalIndex } from "../src/ports/LexicalIndex.ts"
 import { compile, type RetrievalFilter } from "../src/ports/RetrievalFilter.ts"
 import { VectorIndex } from "../src/ports/VectorIndex.ts"
 import { RetrievalConfig } from "../src/RetrievalConfig.ts"
-import { namedTerms, ScoreAdjustment } from "../src/retrieval/adjust.ts"
+import { ScoreAdjustment } from "../src/retrieval/adjust.ts"
 import { type Answerability, answerability } from "../src/retrieval/answerability.ts"
 import { canonicalityOf } from "../src/retrieval/canonicality.ts"
 import { FUNCTION_WORDS, termFrequency } from "../src/retrieval/carrying.ts"
@@ -34,6 +34,7 @@ import { Diversity } from "../src/retrieval/diversity.ts"
 import { GapDetector } from "../src/retrieval/gaps.ts"
 import { FREQUENCY_CAP } from "../src/retrieval/reduce.ts"
 import { RerankStage } from "../src/retrieval/rerank.ts"
+import { namedTerms } from "../src/retrieval/terms.ts"
 import { type TitlePathChannel } from "../src/retrieval/titlePath.ts"
 import { analysedStopwords } from "../src/text/Stopwords.ts"
 import { neverSilent } from "./boundary.ts"
@@ -200,12 +201,13 @@ export const recallTrace = Effect.fn("recallTrace")(function*(
   if (reading.failed) gaps.push({ reason: "index_incomplete", text: "The index could not report its health; its coverage and freshness are unknown." })
   // How common each named word is in the whole index, so a gap is reported only for a word that
   // carries the question; an index that cannot count leaves every word eligible.
-  const namedWords = [...new Set(namedTerms(text, config).flatMap((term) => term.display.split(" ")))]
+  const named = namedTerms(text, config)
+  const namedWords = [...new Set(named.flatMap((term) => term.display.split(" ")))]
   const counted = namedWords.length === 0
     ? []
     : valueOr(yield* underDeadline(lexical.documentFrequencies(namedWords, FREQUENCY_CAP), config.softTimeoutMs), undefined)
   const wordFrequencies = counted === undefined ? undefined : new Map(namedWords.map((word, i) => [word, counted[i] ?? 0]))
-  const weighed = namedTerms(text, config).filter((term) => !FUNCTION_WORDS.has(term.display))
+  const weighed = named.filter((term) => !FUNCTION_WORDS.has(term.display))
   const answerable = answerability({
     terms: weighed,
     termFrequencies: weighed.map((term) => termFrequency(term, wordFrequencies)),

@@ -5,7 +5,7 @@
  */
 import type * as ContextPack from "../../src/domain/ContextPack.ts"
 import { FACTORS, type ScoreComponents } from "../../src/domain/ScoreComponents.ts"
-import { namedTerms } from "../../src/retrieval/adjust.ts"
+import { namedTerms } from "../../src/retrieval/terms.ts"
 import { bestSentence, type BestSentence, termsIn } from "../../src/retrieval/pack/bestSentence.ts"
 import type { Term } from "../../src/retrieval/terms.ts"
 import { defaults, type RetrievalConfigShape } from "../../src/RetrievalConfig.ts"
@@ -34,11 +34,10 @@ const flagsOf = (claim: ContextPack.Claim): string =>
   [claim.kind, claim.status !== "current" ? claim.status : undefined, claim.truncated === true ? "truncated" : undefined]
     .filter((f) => f !== undefined).join(", ")
 
-/** Why a claim is here, in the question's words: the terms it holds, or that only meaning matched. */
-const whyLine = (claim: ContextPack.Claim, terms: ReadonlyArray<Term>): string => {
+/** Why a claim is here, in the question's words: the terms it holds (`held`), or that only meaning matched. */
+const whyLine = (claim: ContextPack.Claim, terms: ReadonlyArray<Term>, held: ReadonlyArray<number>): string => {
   if (terms.length === 0) return "no question words to match"
   const inHeading = new Set(termsIn(headingOf(claim), terms))
-  const held = termsIn(claim.text, terms)
   if (held.length === 0) return "by meaning; none of the question's words"
   const words = held.map((i) => inHeading.has(i) ? `${terms[i]!.display} (heading)` : terms[i]!.display)
   return `matched ${words.join(", ")}`
@@ -100,7 +99,7 @@ export const renderText = (pack: ContextPack.ContextPack, config: RetrievalConfi
   const lines: Array<string> = []
   if (pack.claims.length > 0) {
     lines.push(`${pack.claims.length} ${pack.claims.length === 1 ? "claim" : "claims"}:`)
-    pack.claims.forEach((claim, i) => lines.push(`${i + 1}. ${claim.ref}  ${headingOf(claim)}  (${flagsOf(claim)}; ${whyLine(claim, terms)})`))
+    pack.claims.forEach((claim, i) => lines.push(`${i + 1}. ${claim.ref}  ${headingOf(claim)}  (${flagsOf(claim)}; ${whyLine(claim, terms, held[i]!)})`))
     lines.push("")
   }
   pack.claims.forEach((claim, i) => {

@@ -32,8 +32,7 @@ import type { RetrievalConfigShape } from "../RetrievalConfig.ts"
 import type { Intent } from "./intent.ts"
 import { NEVER_FOLLOWED } from "./expand.ts"
 import { testFileWeigher } from "./adjust/testFiles.ts"
-import { coveredTerms, passageStems, queryTerms, type Term } from "./terms.ts"
-import { foldedStopwords } from "../text/Stopwords.ts"
+import { coveredTerms, namedTerms, passageStems, type Term } from "./terms.ts"
 
 const DAY_MS = 86_400_000
 /** The smallest positive freshness, so a decayed claim stays in (0, 1] (exp underflows past ~10^4 days). */
@@ -71,13 +70,6 @@ export const decay = (ageDays: number | undefined, type: NoteType, recencyBias: 
   ageDays === undefined ? 1 : Math.max(MIN_DECAY, Math.exp(-ageDays / effectiveHalfLife(type, recencyBias, config)))
 
 const floored = (floor: number, share: number): number => floor + (1 - floor) * Math.min(1, Math.max(0, share))
-
-export const namedTerms = (query: string, config: RetrievalConfigShape): Array<Term> =>
-  queryTerms(query, {
-    stopwords: foldedStopwords(config.gapStopwords),
-    minLength: config.gapMinTermLength,
-    maxTerms: config.gapMaxTerms
-  })
 
 /** The factors stage 7 owns: every factor but the graph's, which stage 5 set. */
 const STAGE_SEVEN_FACTORS = FACTORS.filter((factor) => factor !== "relationWeight" && factor !== "hopPenalty")

@@ -24,13 +24,12 @@ import type { Gap } from "../domain/Gap.ts"
 import { words } from "../text/Words.ts"
 import type { IndexHealthReading } from "../ports/IndexHealth.ts"
 import type { RetrievalConfigShape } from "../RetrievalConfig.ts"
-import { ageInDays, decay, namedTerms } from "./adjust.ts"
+import { ageInDays, decay } from "./adjust.ts"
 import type { Intent } from "./intent.ts"
 import { NOTE_TYPES } from "./intent.ts"
 import type { Answerability } from "./answerability.ts"
 import { carryingTerms } from "./carrying.ts"
-import { coveredTerms, type PassageStems, passageStems, queryTerms, type Term } from "./terms.ts"
-import { foldedStopwords } from "../text/Stopwords.ts"
+import { coveredTerms, namedTerms, type PassageStems, passageStems, type Term } from "./terms.ts"
 
 export interface GapInput {
   readonly query: string
@@ -86,8 +85,6 @@ const hasFrame = (tokens: ReadonlyArray<string>, frame: ReadonlyArray<string>): 
   return false
 }
 
-const termsOf = (text: string, config: RetrievalConfigShape): Array<Term> => namedTerms(text, config)
-
 /** Share of `a`'s terms found in `b`, by stemmed tokens. */
 const overlap = (a: ReadonlyArray<Term>, b: ReadonlyArray<Term>): number => {
   if (a.length === 0) return 0
@@ -99,7 +96,7 @@ export const detectGaps = (input: GapInput): Array<Gap> => {
   const { config } = input
   const gaps: Array<Gap> = []
   const maxChars = config.gapMaxQueryChars
-  const terms = termsOf(input.query, config)
+  const terms = namedTerms(input.query, config)
   const stems = input.candidates.map((c) => passageStems(c.chunk))
   const covered = stems.map((s) => coveredTerms(s, terms))
 
@@ -178,7 +175,7 @@ const openQuestionGaps = (input: GapInput, terms: ReadonlyArray<Term>): Array<Ga
       const recorded = OPEN_QUESTION.test(line) ||
         (line.trimEnd().endsWith("?") && candidate.chunk.headingPath.some((h) => /open questions?/iu.test(h)))
       if (!recorded) continue
-      const lineTerms = termsOf(line.replace(OPEN_QUESTION, ""), config)
+      const lineTerms = namedTerms(line.replace(OPEN_QUESTION, ""), config)
       if (Math.min(overlap(terms, lineTerms), overlap(lineTerms, terms)) >= config.gapOpenQuestionOverlap) {
         return [{ reason: "low_confidence", text: `${candidate.chunk.noteId} records this as an open question.` }]
       }
@@ -192,13 +189,8 @@ const neverJoinedGaps = (input: GapInput, stems: ReadonlyArray<PassageStems>): A
   const tokens = words(input.query)
   const at = tokens.findIndex((token, i) => JOINERS.has(token) && i > 0 && i < tokens.length - 1)
   if (at === -1) return []
-  const options = {
-    stopwords: foldedStopwords(input.config.gapStopwords),
-    minLength: input.config.gapMinTermLength,
-    maxTerms: input.config.gapMaxTerms
-  }
-  const left = queryTerms(tokens.slice(0, at).join(" "), options)
-  const right = queryTerms(tokens.slice(at + 1).join(" "), options)
+  const left = namedTerms(tokens.slice(0, at).join(" "), input.config)
+  const right = namedTerms(tokens.slice(at + 1).join(" "), input.config)
   if (left.length === 0 || right.length === 0) return []
   const leftIn = stems.map((s) => coveredTerms(s, left).size > 0)
   const rightIn = stems.map((s) => coveredTerms(s, right).size > 0)

@@ -17,8 +17,7 @@ import { TokenCounter } from "../ports/TokenCounter.ts"
 import { hasOverlongPiece } from "../text/TokenCount.ts"
 import { bestSentence, termsIn } from "./pack/bestSentence.ts"
 import { truncateAround, truncateToFit } from "./pack/truncate.ts"
-import { coveredTerms, passageStems, queryTerms, type Term } from "./terms.ts"
-import { foldedStopwords } from "../text/Stopwords.ts"
+import { coveredTerms, namedTerms, passageStems, type Term } from "./terms.ts"
 
 /** Longest query echoed back. A CPU protection: about 2,700 English words. */
 export const MAX_ECHOED_QUERY_CHARS = 16_384
@@ -174,12 +173,7 @@ export const ensureNeverSilent = (pack: ContextPack.ContextPack, fallbackGapText
 export const makePack = (count: (text: string) => number, config: PackerConfig) => (input: PackInput): ContextPack.ContextPack => {
   const budgetTokens = input.query.budgetTokens
   const explain = input.query.explain
-  // The question's named terms as stage 7 and the gap detector read them (adjust.ts's namedTerms).
-  const terms = queryTerms(input.query.text, {
-    stopwords: foldedStopwords(config.gapStopwords),
-    minLength: config.gapMinTermLength,
-    maxTerms: config.gapMaxTerms
-  })
+  const terms = namedTerms(input.query.text, config)
   const ranked = input.order === undefined ? rankCandidates(input.candidates) : input.order(rankCandidates(input.candidates))
   const claims = ranked.map((candidate) => toClaim(candidate, explain))
   const costOf = (claim: ContextPack.Claim): number => count(JSON.stringify(ContextPack.claimToWire(claim)))

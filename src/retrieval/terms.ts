@@ -7,6 +7,8 @@
 import type { Chunk } from "../domain/Chunk.ts"
 import { terms as analysedTerms, words } from "../text/Words.ts"
 import { stem } from "../text/Porter.ts"
+import { foldedStopwords } from "../text/Stopwords.ts"
+import type { RetrievalConfigShape } from "../RetrievalConfig.ts"
 
 export interface Term {
   /** The words as the query wrote them (folded), for gap sentences. */
@@ -65,6 +67,17 @@ export const queryTerms = (text: string, options: TermOptions): Array<Term> => {
   free(text.slice(cursor))
   return out
 }
+
+/** The settings that decide which of a query's words are named. */
+export type TermSettings = Pick<RetrievalConfigShape, "gapStopwords" | "gapMinTermLength" | "gapMaxTerms">
+
+/** The query's named terms under the retrieval settings: what stage 7, the gaps and the packer read. */
+export const namedTerms = (query: string, settings: TermSettings): Array<Term> =>
+  queryTerms(query, {
+    stopwords: foldedStopwords(settings.gapStopwords),
+    minLength: settings.gapMinTermLength,
+    maxTerms: settings.gapMaxTerms
+  })
 
 /** What of a chunk is matched against. */
 export type Passage = Pick<Chunk, "text" | "headingPath" | "tags" | "path">

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { defaults } from "../../RetrievalConfig.ts"
-import { namedTerms } from "../adjust.ts"
+import { namedTerms } from "../terms.ts"
 import { bestSentence, termsIn } from "./bestSentence.ts"
 
 const question = "how is the token budget enforced?"
