@@ -50,6 +50,17 @@ interface SetSpec {
   readonly absent: (spec: CorpusSpec) => string | undefined
 }
 
+/** What .gitignore keeps out of a checkout, as the scan would skip it. */
+const IGNORED_IN_CHECKOUT = ["node_modules/", "dist/", ".cairn/", "tmp/", "bench-results/", "eval-results/", "scratch/"]
+
+/** The folders `cairn.config.json` excludes from discovery (folder patterns only, as the loader reads them). */
+const configuredExcludes = (root: string): ReadonlyArray<string> => {
+  const file = join(root, "cairn.config.json")
+  if (!existsSync(file)) return []
+  const config = JSON.parse(readFileSync(file, "utf8")) as { discovery?: { exclude?: ReadonlyArray<string> } }
+  return config.discovery?.exclude ?? []
+}
+
 const teamKb = join(repository, "eval/corpora/team-kb")
 export const SETS: ReadonlyArray<SetSpec> = [
   {
@@ -66,7 +77,9 @@ export const SETS: ReadonlyArray<SetSpec> = [
     })
   },
   {
-    // This repository's own code and docs; its history gives the ages when it is a git work tree.
+    // This repository as `cairn index` reads it here: code, docs, tests, benches and the eval
+    // runner, without what .gitignore and cairn.config.json leave out (the bundled corpora are
+    // other organisations' knowledge). Its history gives the ages when it is a git work tree.
     name: "cairn-self",
     questions: join(repository, "eval/questions/cairn-self"),
     absent: (spec) => (checkout ? undefined : `corpus not found: the package at ${spec.root} ships no sources to index (run from a checkout)`),
@@ -74,7 +87,7 @@ export const SETS: ReadonlyArray<SetSpec> = [
       name: "cairn-self",
       root: repository,
       includeCode: true,
-      exclude: ["eval/", "test/", "property-tests/", "bench/", "node_modules/", "scratch/", "eval-results/"]
+      exclude: [...IGNORED_IN_CHECKOUT, ...configuredExcludes(repository)]
     })
   },
   ...["sourcegraph-handbook", "govuk-developer-docs"].map((name): SetSpec => ({
