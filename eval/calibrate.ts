@@ -102,7 +102,10 @@ if (import.meta.main) {
     process.stdout.write(`  ${line(`score < ${floor}`, ratesAt(group, floor))}\n`)
     process.stdout.write(`  ${line("any low_confidence gap", ratesOf(group, (i) => i.gap))}\n`)
   }
-  const fitted = fitFloor(items, args.maxFalseAlarms)
-  process.stdout.write(`\nfitted floor (at most ${percent(args.maxFalseAlarms)} of answerable flagged): ${fitted}\n  ${line(`score < ${fitted}`, ratesAt(items, fitted))}\n`)
-  if (splits.includes("heldout")) process.stdout.write("This is a held-back run: quote the configured floor's figures, and do not refit on it.\n")
+  // A held-back run reports the configured floor only: fitting on it would spend it.
+  if (splits.includes("heldout")) process.stdout.write("\nA held-back run: these are the figures to quote; no floor is fitted on it.\n")
+  else {
+    const fitted = fitFloor(items, args.maxFalseAlarms)
+    process.stdout.write(`\nfitted floor (at most ${percent(args.maxFalseAlarms)} of answerable flagged): ${fitted}\n  ${line(`score < ${fitted}`, ratesAt(items, fitted))}\n`)
+  }
 }
