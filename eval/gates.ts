@@ -28,6 +28,7 @@ export const FLOORS: Readonly<Record<string, {
   "team-kb": { hitAt5: 0.91, precisionAt1: 0.66, cch: 0.87, answerText: 0.88 },
   "sourcegraph-handbook": { hitAt5: 0.85, precisionAt1: 0.61, cch: 0.65, answerText: 0.64 },
   "govuk-developer-docs": { hitAt5: 0.91, precisionAt1: 0.75, cch: 0.88, answerText: 0.87 },
+  "rustc-dev-guide": { hitAt5: 0.96, precisionAt1: 0.69, cch: 0.87, answerText: 0.87 },
   "cairn-self": { hitAt5: 0.84, precisionAt1: 0.51, cch: 0.43, answerText: 0.40 }
 }
 

@@ -77,9 +77,21 @@ export const SETS: ReadonlyArray<SetSpec> = [
     })
   },
   {
+    // rust-lang/rustc-dev-guide at 2cbf0434 (src/**/*.md, src/ dropped); provenance in eval/corpora/rustc-dev-guide.md.
+    // No history file: every note is dated at the snapshot commit.
+    name: "rustc-dev-guide",
+    questions: join(repository, "eval/questions/rustc-dev-guide"),
+    absent: () => undefined,
+    corpus: () => ({
+      name: "rustc-dev-guide",
+      root: join(repository, "eval/corpora/rustc-dev-guide"),
+      anchor: "2026-08-22T17:33:59+02:00"
+    })
+  },
+  {
     // This repository as `cairn index` reads it here: code, docs, tests, benches and the eval
     // runner, without what .gitignore and cairn.config.json leave out (the bundled corpora are
-    // other organisations' knowledge). Its history gives the ages when it is a git work tree.
+    // other organisations' knowledge; the question files state the answers in their notes). Its history gives the ages when it is a git work tree.
     name: "cairn-self",
     questions: join(repository, "eval/questions/cairn-self"),
     absent: (spec) => (checkout ? undefined : `corpus not found: the package at ${spec.root} ships no sources to index (run from a checkout)`),
