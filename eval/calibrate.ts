@@ -13,13 +13,13 @@
  */
 import { NodeServices } from "@effect/platform-node"
 import { Effect } from "effect"
-import { existsSync, readdirSync, readFileSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import { join, resolve } from "node:path"
 import * as RetrievalConfig from "../src/RetrievalConfig.ts"
 import { fitFloor, type Rates, ratesAt, ratesOf, separation } from "./answerability.ts"
-import { SETS } from "./main.ts"
+import { loadQuestions, SETS } from "./main.ts"
 import { findPackageRoot } from "./PackageRoot.ts"
-import { decodeQuestionFile, kindOf, type Question } from "./Question.ts"
+import { kindOf } from "./Question.ts"
 
 interface Observed {
   readonly id: string
@@ -55,19 +55,13 @@ const parse = (argv: ReadonlyArray<string>) => {
   return args
 }
 
-const questionsIn = (folder: string): Effect.Effect<ReadonlyArray<Question>, unknown> =>
-  Effect.forEach(
-    readdirSync(folder).filter((f) => f.endsWith(".json")).sort(),
-    (file) => decodeQuestionFile(JSON.parse(readFileSync(join(folder, file), "utf8")))
-  ).pipe(Effect.map((files) => files.flat()))
-
 /** Every judged observation of every set with results in `dir`. */
 const itemsIn = Effect.fn("calibrate.items")(function*(dir: string) {
   const items: Array<Item> = []
   for (const set of SETS) {
     const file = join(dir, set.name, "results.json")
     if (!existsSync(file) || !existsSync(set.questions)) continue
-    const byId = new Map((yield* questionsIn(set.questions)).map((q) => [q.id, q]))
+    const byId = new Map((yield* loadQuestions(set.questions)).map(({ question }) => [question.id, question]))
     const results = JSON.parse(readFileSync(file, "utf8")) as { conditions: ReadonlyArray<{ observations: ReadonlyArray<Observed> }> }
     for (const o of results.conditions[0]?.observations ?? []) {
       const q = byId.get(o.id)

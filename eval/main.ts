@@ -161,7 +161,7 @@ export const parseArgs = (argv: ReadonlyArray<string>): Args => {
 }
 
 /** Every question file of a set, sorted, decoded; an undecodable file is an error, not a skip. */
-const loadQuestions = Effect.fn("main.loadQuestions")(function*(folder: string) {
+export const loadQuestions = Effect.fn("main.loadQuestions")(function*(folder: string) {
   const files = readdirSync(folder).filter((f) => f.endsWith(".json")).sort()
   const loaded: Array<LoadedQuestion> = []
   for (const file of files) {

@@ -89,7 +89,7 @@ export interface RecallTrace {
   readonly candidates: ReadonlyArray<Candidate.Candidate>
   /** Per-stage milliseconds, measured whenever `measure` is set (independently of `explain`). */
   readonly timingsMs: Readonly<Record<string, number>>
-  /** How well the retrieved passages answer the question, with its parts. */
+  /** How well the retrieved passages answer the question (answerability.ts), recorded by the bench. */
   readonly answerability: Answerability
 }
 
