@@ -42,7 +42,7 @@ export const DocumentSpec = Schema.Struct({
 
 /** A file of a language read with tree-sitter: its imports name the same few files, so they resolve, repeat and dangle. */
 export const SourceSpec = Schema.Struct({
-  language: Schema.Literals(["python", "go", "rust", "java", "c", "ruby", "bash"]),
+  language: Schema.Literals(["python", "go", "rust", "java", "c", "ruby", "bash", "swift"]),
   directory: Schema.Literals(["svc", "svc/core"]),
   name: Schema.Literals(["a", "b", "c"]),
   imports: short(Schema.Literals(["a", "b", "c", "missing"]), 3),
@@ -50,7 +50,7 @@ export const SourceSpec = Schema.Struct({
 })
 type SourceSpec = typeof SourceSpec.Type
 
-const EXTENSIONS: Readonly<Record<SourceSpec["language"], string>> = { python: "py", go: "go", rust: "rs", java: "java", c: "c", ruby: "rb", bash: "sh" }
+const EXTENSIONS: Readonly<Record<SourceSpec["language"], string>> = { python: "py", go: "go", rust: "rs", java: "java", c: "c", ruby: "rb", bash: "sh", swift: "swift" }
 
 const sourceText = (source: SourceSpec): string => {
   const { functions, imports } = source
@@ -69,6 +69,8 @@ const sourceText = (source: SourceSpec): string => {
       return [...imports.map((name) => `require_relative "${name}"`), ...functions.map((name) => `def ${name}\nend`)].join("\n")
     case "bash":
       return [...imports.map((name) => `source ./${name}.sh`), ...functions.map((name) => `${name}() {\n  echo ${name}\n}`)].join("\n")
+    case "swift":
+      return [...imports.map((name) => `import ${name}`), ...functions.map((name) => `public func ${name}() -> String {\n    "${name}"\n}`)].join("\n")
   }
 }
 

@@ -45,6 +45,7 @@ describe("Registry", () => {
       "python",
       "ruby",
       "rust",
+      "swift",
       "text",
       "tsconfig",
       "typescript"

@@ -58,7 +58,7 @@ export type Declaration = typeof Declaration.Type
 export const ModuleLanguage = Schema.Literals([
   "ts", "tsx", "js", "jsx",
   // Read with tree-sitter: the ids of src/languages/Languages.ts.
-  "bash", "c", "cpp", "csharp", "go", "java", "kotlin", "php", "python", "ruby", "rust",
+  "bash", "c", "cpp", "csharp", "go", "java", "kotlin", "php", "python", "ruby", "rust", "swift",
   // Configuration and other text, chunked by lines (src/languages/TextFiles.ts).
   "text"
 ])

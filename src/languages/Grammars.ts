@@ -6,10 +6,32 @@
  *
  * The grammars are prebuilt WebAssembly from npm: `@vscode/tree-sitter-wasm` (built with
  * tree-sitter 0.25, as the runtime is) where it has the language, `tree-sitter-wasms` (tree-sitter
- * 0.20 builds, ABI 14) for C and Kotlin. Older builds of Bash and C++ made V8's optimising compiler
- * take about 1 GB compiling their lexers; these do not (docs/languages.md has the measurements).
+ * 0.20 builds, ABI 13 and 14) for C, Kotlin and Swift. Older builds of Bash and C++ made V8's
+ * optimising compiler take about 1 GB compiling their lexers; these do not (docs/languages.md has
+ * the measurements), except Swift's, which Node 24's runs out of memory on: see `WITHOUT_TIER_UP`.
  */
+import { setFlagsFromString } from "node:v8"
 import type { Language, Parser, Tree } from "web-tree-sitter"
+
+/**
+ * Grammars V8 must never optimise. Every Swift build on npm makes Node 24's optimising WebAssembly
+ * compiler abort the process with a fatal out-of-memory ("Zone") once its lexer is hot, whatever
+ * the heap; run on the baseline compiler (Liftoff) alone it parses in under 100 MiB. The `cairn`
+ * command starts Node with `--liftoff-only` and never tiers up; a process started without it stops
+ * tiering up WebAssembly from the first of these grammars on, for good: the flags are V8's, for the
+ * whole process, and are read when a function turns hot, so they cannot be put back once the
+ * grammar is loaded. Code already optimised stays so.
+ */
+export const WITHOUT_TIER_UP: ReadonlySet<string> = new Set(["tree-sitter-wasms/out/tree-sitter-swift.wasm"])
+
+let tierUpOff = false
+const stopTierUp = (): void => {
+  if (tierUpOff) return
+  // Both: with dynamic tiering on, `--no-wasm-tier-up` alone still lets a hot function be optimised.
+  setFlagsFromString("--no-wasm-tier-up")
+  setFlagsFromString("--no-wasm-dynamic-tiering")
+  tierUpOff = true
+}
 
 // The runtime's module too loads with the first grammar: a scan of TypeScript and Markdown alone never reads it.
 let runtime: Promise<typeof import("web-tree-sitter")> | undefined
@@ -30,7 +52,10 @@ const load = (grammar: string): Promise<Language> => {
       await module.Parser.init()
       return module
     })
-    held = runtime.then((module) => module.Language.load(pathOf(import.meta.resolve(grammar))))
+    held = runtime.then((module) => {
+      if (WITHOUT_TIER_UP.has(grammar)) stopTierUp()
+      return module.Language.load(pathOf(import.meta.resolve(grammar)))
+    })
     // A grammar that failed to load is tried again by the next run that asks, not cached as failed.
     held.catch(() => loading.delete(grammar))
     loading.set(grammar, held)

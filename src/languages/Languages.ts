@@ -15,9 +15,10 @@ import { Php } from "./specs/Php.ts"
 import { Python } from "./specs/Python.ts"
 import { Ruby } from "./specs/Ruby.ts"
 import { Rust } from "./specs/Rust.ts"
+import { Swift } from "./specs/Swift.ts"
 
 /** In id order. */
-export const LANGUAGES: ReadonlyArray<LanguageSpec> = [Bash, C, Cpp, CSharp, Go, Java, Kotlin, Php, Python, Ruby, Rust]
+export const LANGUAGES: ReadonlyArray<LanguageSpec> = [Bash, C, Cpp, CSharp, Go, Java, Kotlin, Php, Python, Ruby, Rust, Swift]
 
 const byExtension = new Map<string, LanguageSpec>(LANGUAGES.flatMap((language) => language.extensions.map((extension) => [extension, language] as const)))
 const byId = new Map<string, LanguageSpec>(LANGUAGES.map((language) => [language.id, language] as const))

@@ -1,4 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
+import { spawnSync } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import * as Grammars from "./Grammars.ts"
@@ -104,6 +105,24 @@ const EXPECTED: ReadonlyArray<{ path: string; declarations: ReadonlyArray<string
     imports: ["imports engine.hpp @1", "imports <iostream> @3"]
   },
   {
+    path: "swift/Sources/App/Shapes.swift",
+    declarations: [
+      "interface Shape 5-7 exported: A shape with an area.",
+      "struct Circle 10-16 exported: A circle of a radius.",
+      "class Canvas 18-24 exported",
+      "enum Unit 26-28 exported",
+      "class Recorder 31-33 exported",
+      "impl extension Circle 36-38 exported",
+      "impl extension Canvas: CustomStringConvertible 40-42 exported",
+      "type Pair 45-45 exported: Two shapes of the same kind.",
+      "variable defaultRadius 47-47 exported",
+      "variable drawn 48-48 private",
+      "function totalArea 51-53 exported: The sum of the shapes' areas.",
+      "function reset 55-57 private"
+    ],
+    imports: ["imports Foundation @1", "imports Geometry @2"]
+  },
+  {
     path: "scripts/deploy.sh",
     declarations: ["function deploy 9-11 exported: Builds and uploads the bundle."],
     imports: ["requires ./lib.sh @5", "requires lib.sh @6"]
@@ -179,6 +198,25 @@ describe("Outline", () => {
     assert.strictEqual(Grammars.withTree(python.grammar, long, () => "read"), "read")
     assert.strictEqual(Grammars.withTree("tree-sitter-wasms/out/tree-sitter-elm.wasm", "x", () => "read"), "not-loaded")
   }, 30_000)
+
+  it("the Swift grammar loads without tier-up, so a process started without --liftoff-only lives through a hot lexer", () => {
+    const swift = languageOfPath("Sources/App/Big.swift")!
+    assert.isTrue(Grammars.WITHOUT_TIER_UP.has(swift.grammar))
+    // A plain Node, as a library user's process is: with tier-up, 200 parses of this file abort it
+    // (V8's "Zone" out-of-memory) after passing 1 GB; without, it stays under 100 MB.
+    const script = `
+      import * as Grammars from ${JSON.stringify(join(import.meta.dirname, "Grammars.ts"))}
+      const grammar = ${JSON.stringify(swift.grammar)}
+      await Grammars.ready([grammar])
+      const text = Array.from({ length: 400 }, (_, i) => "/// Number " + i + ".\\npublic struct S" + i + ": Codable {\\n    let value = " + i + "\\n}\\n").join("\\n")
+      const start = process.memoryUsage().rss
+      for (let pass = 0; pass < 200; pass++) Grammars.withTree(grammar, text, (tree) => tree.rootNode.childCount)
+      process.stdout.write(JSON.stringify({ grown: process.memoryUsage().rss - start }))
+    `
+    const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", timeout: 120_000 })
+    assert.strictEqual(run.status, 0, run.stderr.slice(0, 2_000))
+    assert.isBelow(JSON.parse(run.stdout).grown, 300 * 1024 * 1024)
+  }, 150_000)
 
   it("a grammar that cannot be loaded rejects ready, and is tried again by the next call", async () => {
     const missing = "tree-sitter-wasms/out/tree-sitter-missing.wasm"

@@ -40,9 +40,14 @@ const RANK: Readonly<Record<string, number>> = {
 
 /**
  * Breaches that stand, as `rule file -> target` (the target a root-relative path or a package
- * name), each with why. Empty: today's code keeps every rule.
+ * name), each with why.
  */
-const ALLOWED: ReadonlyMap<string, string> = new Map<string, string>()
+const ALLOWED: ReadonlyMap<string, string> = new Map<string, string>([
+  [
+    "src-io src/languages/Grammars.ts -> node:v8",
+    "no I/O: it turns V8's WebAssembly tier-up off before the Swift grammar loads, which the process would otherwise die of; only the module that loads the grammars knows when"
+  ]
+])
 
 const isTest = (path: string): boolean => /\.test\.ts$/.test(path) || path.includes("/testing/")
 

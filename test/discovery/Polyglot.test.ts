@@ -31,6 +31,7 @@ describe("discovery of the languages read with tree-sitter", () => {
         "imports module:rust/src/main.rs -> external:std::io",
         "imports module:c/src/main.c -> external:<stdio.h>",
         "imports module:csharp/Billing/Invoice.cs -> external:System",
+        "imports module:swift/Sources/App/Shapes.swift -> external:Foundation",
         "requires module:ruby/lib/shop/cart.rb -> external:json"
       ])
       const tax = snapshot.relations.find((relation) => relation.kind === "imports" && relation.to === "module:py/billing/tax.py")!
@@ -40,7 +41,7 @@ describe("discovery of the languages read with tree-sitter", () => {
         "contains package:example.com/shop -> module:go/cart/cart.go",
         "contains package:example.com/shop -> module:go/price/price.go"
       ])
-    }), 60_000) // the first scan loads eleven grammars
+    }), 60_000) // the first scan loads twelve grammars
 
   it.effect("polyglot - a module's language, declarations and exports come from its outline", () =>
     Effect.gen(function*() {
@@ -78,13 +79,18 @@ describe("discovery of the languages read with tree-sitter", () => {
           "rust/src/main.rs rust",
           "rust/src/parser.rs rust",
           "scripts/deploy.sh bash",
-          "scripts/lib.sh bash"
+          "scripts/lib.sh bash",
+          "swift/Sources/App/Shapes.swift swift"
         ]
       )
       assert.isFalse(snapshot.coverage.some((entry) => entry.status === "failed" || entry.status === "partial"))
-      // No grammar on npm reads Swift without crashing V8 (docs/languages.md); a lockfile is generated: both are counted, not read.
+      // A lockfile is generated: counted, not read.
       const unanalysed = snapshot.coverage.find((entry) => entry.scope === "unanalysed-files")
-      assert.strictEqual(unanalysed?.reason, "2 listed files have no analyzer: .swift 1, go.sum 1")
+      assert.strictEqual(unanalysed?.reason, "1 listed files have no analyzer: go.sum 1")
+      const shapes = modules.get("swift/Sources/App/Shapes.swift")!
+      assert.deepStrictEqual(shapes.exports.map((e) => e.name), [
+        "Canvas", "Circle", "Pair", "Recorder", "Shape", "Unit", "defaultRadius", "extension Canvas: CustomStringConvertible", "extension Circle", "totalArea"
+      ])
     }), 60_000)
 
   it.effect("a file with a syntax error keeps what parses and says where it broke; the scan goes on", () =>

@@ -41,6 +41,20 @@ describe("chunkWithGrammar", () => {
     }
   }, 30_000)
 
+  it("a Swift type over the target splits between its members, each piece headed by the type", async () => {
+    const language = languageOfPath("x.swift")!
+    await Grammars.ready([language.grammar])
+    const text = read("swift/Sources/App/Shapes.swift")
+    const drafts = chunkWithGrammar(language, "Shapes.swift", text, { ...defaults, targetTokens: 100 })!
+    const circle = drafts.filter((draft) => draft.symbols.includes("Circle"))
+    assert.isAbove(circle.length, 1)
+    assert.isTrue(circle.every((draft) => draft.text.startsWith("Shapes.swift > Circle\n")))
+    for (const line of text.split("\n").slice(8, 16).map((l) => l.trim()).filter((l) => l !== "")) {
+      assert.isTrue(circle.some((draft) => draft.body.includes(line)), line)
+    }
+    assert.isTrue(drafts.some((draft) => draft.text.startsWith("Shapes.swift > extension Canvas: CustomStringConvertible\n")))
+  }, 30_000)
+
   it("a grammar that cannot be loaded leaves the file to line windows", async () => {
     const python = languageOfPath("x.py")!
     const missing = { ...python, grammar: "tree-sitter-wasms/out/tree-sitter-missing.wasm" }
