@@ -30,6 +30,8 @@ export const CONDITIONS: ReadonlyArray<Condition> = [
   { name: "approximate-tokens", description: "the approximate counter (four characters a token): an estimate, labelled", options: { tokenCounter: TokenCounterApproximate.layer } },
   { name: "hashing-dense", description: "signed hashing instead of the latent semantic embedder", options: { dense: "hashing" } },
   // The knobs the bench decides: one change per condition against `full`.
+  { name: "publish-cap-2", description: "publishCapPerNote 2: packed claims published as the diversity cap filled them", options: { config: { publishCapPerNote: 2 } } },
+  { name: "diversity-1", description: "diversityCapPerNote 1: every note once before any note twice", options: { config: { diversityCapPerNote: 1 } } },
   { name: "diversity-3", description: "diversityCapPerNote 3", options: { config: { diversityCapPerNote: 3 } } },
   { name: "diversity-4", description: "diversityCapPerNote 4", options: { config: { diversityCapPerNote: 4 } } },
   { name: "diversity-off", description: "no diversity cap (plain rank order)", options: { config: { diversityCapPerNote: 1_000_000 } } },

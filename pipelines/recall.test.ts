@@ -51,6 +51,21 @@ describe("recall over the reference layers", () => {
       assert.deepStrictEqual(seed!.related, ["architecture/release-pipeline.md", "decisions/blue-green.md"])
     }).pipe(Effect.provide(Recall.reference(corpus, { dense: "none" }))))
 
+  it.effect("every note's first claim is published before any note's second, and the claims are the ones the budget admitted", () =>
+    Effect.gen(function*() {
+      const spread = yield* recall({ text: "deployctl", explain: true }).pipe(Effect.provide(Recall.reference(corpus, { dense: "none" })))
+      const filled = yield* recall({ text: "deployctl", explain: true }).pipe(
+        Effect.provide(Recall.reference(corpus, { dense: "none", config: { publishCapPerNote: 1_000 } }))
+      )
+      const notes = spread.claims.map((claim) => claim.note)
+      const distinct = new Set(notes).size
+      assert.isBelow(distinct, notes.length) // some note has two claims, so the order is tested
+      assert.strictEqual(new Set(notes.slice(0, distinct)).size, distinct)
+      assert.notDeepEqual(filled.claims.map((claim) => claim.note), notes)
+      assert.deepStrictEqual(spread.claims.map((claim) => claim.ref).sort(), filled.claims.map((claim) => claim.ref).sort())
+      assert.strictEqual(spread.usedTokens, filled.usedTokens)
+    }))
+
   it.effect("with note signals, explain shows the canonicality factor and related follows canonicality", () =>
     Effect.gen(function*() {
       const canonicality = new Map([["decisions/blue-green.md", 1], ["architecture/release-pipeline.md", 0.2], ["runbooks/rollback.md", 0.5]])

@@ -239,6 +239,7 @@ export const recallTrace = Effect.fn("recallTrace")(function*(
     query,
     candidates: deduped.survivors,
     order: (ranked) => diversity.diversify(ranked, config),
+    publishOrder: (packed) => diversity.diversify(packed, { diversityCapPerNote: config.publishCapPerNote }),
     conflicts,
     gaps,
     indexHealth: reading.reading,

@@ -111,6 +111,8 @@ export const RetrievalConfigSchema = Schema.Struct({
   // Diversity and dedup (stage 8)
   /** Chunks of one note admitted before every other note in the list is represented; a reordering, never a drop. */
   diversityCapPerNote: Positive,
+  /** The same cap over the packed claims, for the order they are published in; it moves no claim in or out. */
+  publishCapPerNote: Positive,
   /** Cosine at or above which two chunks are one claim (complete link). */
   dedupCosine: Unit,
   /** Word-shingle width of the lexical fallback when chunks carry no comparable embeddings. */
@@ -213,6 +215,7 @@ export const defaults: RetrievalConfigShape = {
   canonicalityFloor: 1,
 
   diversityCapPerNote: 2,
+  publishCapPerNote: 1,
   dedupCosine: 0.92,
   dedupShingleSize: 3,
 

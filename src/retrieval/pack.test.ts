@@ -76,6 +76,41 @@ describe("pack", () => {
     assert.isAbove(result.budget.report, 0)
   })
 
+  it("admits claims in fill order and publishes them in publish order, the same claims either way", () => {
+    const candidates = [
+      candidate({ id: "a.md#1", text: "a one", score: 4 }),
+      candidate({ id: "a.md#2", text: "a two", score: 3 }),
+      candidate({ id: "b.md#1", text: "b one", score: 2 }),
+      candidate({ id: "c.md#1", text: "c one is the longest of them", score: 1 })
+    ]
+    const [a1, a2, b1] = candidates.map((c) => cost(toClaim(c, false)))
+    // Room for the first three in fill order; the fourth misses and cannot be cut to fit.
+    const budget = a1! + a2! + b1!
+    const reversed = (list: ReadonlyArray<typeof candidates[number]>) => [...list].reverse()
+    const plain = pack(input({ query: query("q", budget), candidates }))
+    const published = pack(input({ query: query("q", budget), candidates, publishOrder: reversed }))
+    assert.deepStrictEqual(plain.claims.map((c) => c.text), ["a one", "a two", "b one"])
+    assert.deepStrictEqual(published.claims.map((c) => c.text), ["b one", "a two", "a one"])
+    assert.strictEqual(published.usedTokens, plain.usedTokens)
+    assert.strictEqual(published.budget.dropped, plain.budget.dropped)
+    // The publish order is handed the packed claims only, in fill order.
+    const seen: Array<string> = []
+    pack(input({ query: query("q", budget), candidates, publishOrder: (list) => (seen.push(...list.map((c) => c.chunk.id)), list) }))
+    assert.deepStrictEqual(seen, ["a.md#1", "a.md#2", "b.md#1"])
+  })
+
+  it("at any budget, with the report measured too, the publish order changes the claims' order and nothing else", () => {
+    const candidates = Array.from({ length: 6 }, (_, i) => candidate({ id: `n${i}.md#1`, text: `claim ${i} `.repeat(8), score: 10 - i }))
+    const total = candidates.reduce((sum, c) => sum + cost(toClaim(c, false)), 0)
+    const reversed = (list: ReadonlyArray<typeof candidates[number]>) => [...list].reverse()
+    // From budgets the claims fit alone by their own costs to ones that hold the report as well.
+    for (let budget = total; budget < total + 2_000; budget += 50) {
+      const plain = packWhole(input({ query: query("q", budget), candidates }))
+      const published = packWhole(input({ query: query("q", budget), candidates, publishOrder: reversed }))
+      assert.deepStrictEqual([...published.claims].reverse().map((c) => c.text), plain.claims.map((c) => c.text))
+    }
+  })
+
   it("breaks score ties by chunk id", () => {
     const candidates = [candidate({ id: "z.md#1", text: "z", score: 1 }), candidate({ id: "a.md#1", text: "a", score: 1 })]
     assert.deepStrictEqual(pack(input({ query: query("q", 4_000), candidates })).claims.map((c) => c.note), ["a.md", "z.md"])

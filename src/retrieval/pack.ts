@@ -38,10 +38,16 @@ export interface PackInput {
   readonly indexHealth: ContextPack.IndexHealth
   readonly diagnostics?: ContextPack.Diagnostics | undefined
   /**
-   * Presentation order: a permutation of the ranked candidates (score, then id) that depends only on
-   * the set, such as the diversity reordering. Claims are filled and published in this order.
+   * Fill order: a permutation of the ranked candidates (score, then id) that depends only on the
+   * set, such as the diversity reordering. Claims are admitted to the budget in this order, and the
+   * last admitted are the first dropped when the whole pack is re-measured.
    */
   readonly order?: ((ranked: ReadonlyArray<Candidate>) => ReadonlyArray<Candidate>) | undefined
+  /**
+   * Publish order: a permutation of the packed claims' candidates, given in fill order, that depends
+   * only on the set. Absent, claims are published in fill order.
+   */
+  readonly publishOrder?: ((packed: ReadonlyArray<Candidate>) => ReadonlyArray<Candidate>) | undefined
 }
 
 export type PackerConfig = Pick<
@@ -313,8 +319,11 @@ export const makePack = (count: (text: string) => number, config: PackerConfig) 
   }
 
   let order = [...packedClaims.keys()].sort((a, b) => a - b)
+  const position = new Map(ranked.map((candidate, i) => [candidate, i] as const))
+  const published = (keep: ReadonlyArray<number>): ReadonlyArray<number> =>
+    input.publishOrder === undefined ? keep : input.publishOrder(keep.map((i) => ranked[i]!)).map((candidate) => position.get(candidate)!)
   const build = (keep: ReadonlyArray<number>, droppedCount: number): ContextPack.ContextPack => {
-    const packed = keep.map((i) => packedClaims.get(i)!.claim)
+    const packed = published(keep).map((i) => packedClaims.get(i)!.claim)
     const usedTokens = keep.reduce((sum, i) => sum + packedClaims.get(i)!.cost, 0)
     const gaps = droppedCount > 0 && budgetCostSomething(keep)
       ? withBudgetNotice(detectedGaps, budgetNotice(droppedCount, budgetTokens), config.maxGaps)
