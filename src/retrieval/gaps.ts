@@ -128,8 +128,8 @@ export const detectGaps = (input: GapInput): Array<Gap> => {
     gaps.push({ reason: "low_confidence", text: `The best passage holds ${Math.floor(input.answerability.score * 100)}% of what the question asks about; the knowledge base may not answer it.` })
   }
 
-  // Demanded types: stage 1 weighs them above the implied-type threshold.
-  const demanded = NOTE_TYPES.filter((type) => input.intent.typeWeights[type] > config.gapImpliedTypeWeight)
+  // Demanded types: a rule that demands raised them, and stage 1 weighs them above the implied-type threshold.
+  const demanded = NOTE_TYPES.filter((type) => input.intent.demanded.includes(type) && input.intent.typeWeights[type] > config.gapImpliedTypeWeight)
   for (const type of demanded) {
     const ofType = input.candidates.filter((c) => c.chunk.noteType === type)
     if (ofType.length === 0) {

@@ -41,6 +41,20 @@ describe("intent", () => {
     assert.strictEqual(intent.recencyBias, 0)
   })
 
+  it("how a mechanism does what it does wants code, and leaves the other types level", () => {
+    for (const question of ["how is the token budget enforced?", "How are TypeScript source files cut into chunks?"]) {
+      const intent = classify(question)
+      assert.include(intent.fired, "code.mechanism", question)
+      assert.isAbove(intent.typeWeights.code, 1, question)
+      const others = NOTE_TYPES.filter((type) => type !== "code").map((type) => intent.typeWeights[type])
+      assert.strictEqual(new Set(others).size, 1, question)
+    }
+    assert.notInclude(classify("how isolated are the workers").fired, "code.mechanism")
+    // A preference, not a demand: no implied_type gap says code is missing.
+    assert.deepStrictEqual(classify("how is the token budget enforced?").demanded, [])
+    assert.deepStrictEqual(classify("how is the parse function implemented?").demanded, ["code"])
+  })
+
   it("a historical question pulls the other way", () => {
     assert.strictEqual(classify("what did we originally use").recencyBias, -0.5)
   })

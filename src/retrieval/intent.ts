@@ -19,14 +19,20 @@ export interface IntentRule {
   readonly cues: ReadonlyArray<ReadonlyArray<string>>
   readonly boosts: Partial<Record<NoteType, number>>
   readonly recency: number
+  /**
+   * Whether a type it raises is demanded: the question names that kind of note, so a pack with none
+   * of it says so (the `implied_type` gap). A rule that only prefers a type raises its weight alone.
+   */
+  readonly demands: boolean
 }
 
 const rule = (
   name: string,
   cues: ReadonlyArray<string>,
   boosts: Partial<Record<NoteType, number>>,
-  recency = 0
-): IntentRule => ({ name, cues: cues.map((cue) => cue.split(" ")), boosts, recency })
+  recency = 0,
+  demands = true
+): IntentRule => ({ name, cues: cues.map((cue) => cue.split(" ")), boosts, recency, demands })
 
 /** The shipped cue table. Boosts are the weight a type gets when a rule fires, before normalising. */
 export const INTENT_RULES: ReadonlyArray<IntentRule> = [
@@ -49,6 +55,11 @@ export const INTENT_RULES: ReadonlyArray<IntentRule> = [
   rule("reference.where-is", ["where is", "where are", "where do i", "how to", "how do i", "steps", "runbook", "procedure"], { reference: 1.8 }),
   // Only words that name code; `type`, `code`, `signature` and `returns` mean other things too often.
   rule("code.symbol", ["function", "functions", "class", "method", "interface", "implementation", "implemented", "defined", "source code", "module", "exported"], { code: 2.2 }),
+  // "How is the budget enforced?", "how are files cut into chunks?": how a mechanism does what it
+  // does, which in a repository the code answers. A preference, not a demand: in a corpus of documents
+  // alone no note is code, the normalised weights leave the documents' order as it was, and no gap
+  // says code is missing.
+  rule("code.mechanism", ["how is", "how are"], { code: 2.2 }, 0, false),
   rule("recency.current", ["current", "latest", "now", "today", "recent", "recently", "still", "anymore"], {}, 0.5),
   rule("recency.historical", ["originally", "historically", "used to", "previously", "history", "old", "first"], {}, -0.5)
 ]
@@ -60,6 +71,8 @@ export interface Intent {
   readonly recencyBias: number
   /** Names of the rules that fired, in table order. */
   readonly fired: ReadonlyArray<string>
+  /** Types a fired rule that demands raised above 1, in `NOTE_TYPES` order. */
+  readonly demanded: ReadonlyArray<NoteType>
 }
 
 const matchesAt = (tokens: ReadonlyArray<string>, at: number, cue: ReadonlyArray<string>): boolean => {
@@ -77,6 +90,7 @@ export const classifyWith = (rules: ReadonlyArray<IntentRule>) => (text: string)
   const tokens = words(text).slice(0, MAX_INTENT_TOKENS)
   const raw: Record<NoteType, number> = { decision: 1, convention: 1, state: 1, reference: 1, note: 1, code: 1 }
   const fired: Array<string> = []
+  const demanded = new Set<NoteType>()
   let recency = 0
   for (const r of rules) {
     if (!r.cues.some((cue) => hasCue(tokens, cue))) continue
@@ -86,13 +100,14 @@ export const classifyWith = (rules: ReadonlyArray<IntentRule>) => (text: string)
       const boost = r.boosts[type]
       // The strongest rule for a type wins; rules do not stack, or a wordy question would outweigh a terse one.
       if (boost !== undefined && boost > raw[type]) raw[type] = boost
+      if (boost !== undefined && boost > 1 && r.demands) demanded.add(type)
     }
   }
   let sum = 0
   for (const type of NOTE_TYPES) sum += raw[type]
   const mean = sum / NOTE_TYPES.length
   const typeWeights = Object.fromEntries(NOTE_TYPES.map((type) => [type, raw[type] / mean])) as Record<NoteType, number>
-  return { typeWeights, recencyBias: Math.max(-1, Math.min(1, recency)), fired }
+  return { typeWeights, recencyBias: Math.max(-1, Math.min(1, recency)), fired, demanded: NOTE_TYPES.filter((type) => demanded.has(type)) }
 }
 
 export const classify = classifyWith(INTENT_RULES)
