@@ -66,7 +66,11 @@ describe("search over code", () => {
     code("test/buildURL.test.js#a", "describe('buildURL', () => {\n  it('passes a callback as paramsSerializer to buildURL', () => {\n    expect(buildURL('/x', { a: 1 }, { paramsSerializer: callback })).toBe('/x?a=1')\n  })\n})"),
     code("lib/defaults.js#a", "export const defaults = { timeout: 0, headers: {} }")
   ]
-  const codeLayer = (config: object = {}) => Recall.reference({ chunks, edges: [] }, { config })
+  const edges = [
+    { from: "test/buildURL.test.js", to: "lib/helpers/buildURL.js", verb: "imports" },
+    { from: "lib/defaults.js", to: "lib/helpers/buildURL.js", verb: "imports" }
+  ]
+  const codeLayer = (config: object = {}) => Recall.reference({ chunks, edges }, { config })
   const query = "allow a callback as paramsSerializer to buildURL"
 
   it.effect("a test file is weighed down unless the query asks about tests, and explain says by how much", () =>
@@ -80,5 +84,13 @@ describe("search over code", () => {
       assert.strictEqual(unweighed.results[0]?.path, "test/buildURL.test.js")
       const asked = yield* search({ query: `which tests ${query}`, explain: true, limit: 3 })
       assert.strictEqual(asked.results.find((r) => r.path === "test/buildURL.test.js")?.components?.testWeight, 1)
+    }).pipe(Effect.provide(codeLayer())), 30_000)
+
+  it.effect("each result carries the files one import away, its tests apart from its importers", () =>
+    Effect.gen(function*() {
+      const found = yield* search({ query, limit: 3 })
+      const byPath = new Map(found.results.map((r) => [r.path, r.related]))
+      assert.deepStrictEqual(byPath.get("lib/helpers/buildURL.js"), { imports: [], importedBy: ["lib/defaults.js"], testSiblings: ["test/buildURL.test.js"] })
+      assert.deepStrictEqual(byPath.get("test/buildURL.test.js"), { imports: [], importedBy: [], testSiblings: ["lib/helpers/buildURL.js"] })
     }).pipe(Effect.provide(codeLayer())), 30_000)
 })

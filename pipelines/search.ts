@@ -5,7 +5,8 @@
  * never reorders, and a filtered page is still full. One payload for `cairn search --json` and the
  * MCP `search` tool. A test, fixture or benchmark chunk is weighed by `testFileWeight` unless the
  * query asks about tests, as stage 7 weighs it in recall: they repeat the code's names and crowd
- * out the implementation (bench:commits, eval/commits/README.md).
+ * out the implementation (bench:commits, eval/commits/README.md). Each result names the files one
+ * import away, its tests among them, so a weighed-down test is still one step from its code.
  */
 import { Clock, Effect, Schema } from "effect"
 import type { Chunk } from "../src/domain/Chunk.ts"
@@ -13,6 +14,7 @@ import type { LegStatus } from "../src/domain/ContextPack.ts"
 import { NoteType } from "../src/domain/Chunk.ts"
 import { fromSchemaError, InvalidInput } from "../src/domain/InvalidInput.ts"
 import { CandidateStore, type CandidateStoreError } from "../src/ports/CandidateStore.ts"
+import { GraphStore, type NoteEdge } from "../src/ports/GraphStore.ts"
 import { consistently } from "../src/ports/ConsistentRead.ts"
 import { IndexHealth, type IndexHealthReading } from "../src/ports/IndexHealth.ts"
 import { compile, type RetrievalFilter } from "../src/ports/RetrievalFilter.ts"
@@ -24,6 +26,7 @@ import { clampEchoedQuery } from "../src/retrieval/pack.ts"
 import { analysedStopwords } from "../src/text/Stopwords.ts"
 import type { RecallServices } from "./recall.ts"
 import { firstPass, legGap } from "./legs.ts"
+import { relatedPaths } from "./relatedPaths.ts"
 import { reduceQuestion } from "./question.ts"
 import { checkedReading } from "./staleness.ts"
 
@@ -89,6 +92,15 @@ export const SearchResult = Schema.Struct({
   symbol: Schema.optionalKey(Schema.String),
   /** Up to three lines of the chunk that hold the query's words, `line: text`. */
   excerpt: Schema.String,
+  /**
+   * Files one step away in the graph (pipelines/relatedPaths.ts): what the file imports, what imports
+   * it, and its tests (or, for a test, its subject); up to ten of each, in path order.
+   */
+  related: Schema.Struct({
+    imports: Schema.Array(Schema.String),
+    importedBy: Schema.Array(Schema.String),
+    testSiblings: Schema.Array(Schema.String)
+  }),
   /** Four significant digits of `components.rrf × components.testWeight`; only the order among results means anything. */
   score: Schema.Finite,
   components: Schema.optionalKey(SearchComponents)
@@ -178,7 +190,7 @@ const resultsOf = (ranked: ReadonlyArray<Ranked>, kinds: ReadonlySet<SearchKind>
 
 export const search = Effect.fn("search")(function*(
   input: unknown
-): Effect.fn.Return<SearchResponse, InvalidInput | CandidateStoreError, RecallServices> {
+): Effect.fn.Return<SearchResponse, InvalidInput | CandidateStoreError, RecallServices | GraphStore> {
   const request = yield* decodeSearch(input)
   const offset = request.offset ?? 0
   const limit = request.limit ?? 10
@@ -192,6 +204,7 @@ export const search = Effect.fn("search")(function*(
   const fusion = yield* Fusion
   const store = yield* CandidateStore
   const health = yield* IndexHealth
+  const graph = yield* GraphStore
   const reading = yield* checkedReading(health, now).pipe(
     Effect.catch(() => Effect.succeed<IndexHealthReading>({ embeddingCoverage: 0, lagSeconds: 0 }))
   )
@@ -222,7 +235,13 @@ export const search = Effect.fn("search")(function*(
   ranked.sort((a, b) => b.score - a.score)
   const all = resultsOf(ranked, new Set(kinds))
   const queryTerms = new Set(terms(question.reduction.text))
-  const results = all.slice(offset, offset + limit).map(({ entry, kind, symbol }): SearchResult => ({
+  const page = all.slice(offset, offset + limit)
+  // The page's files only, in one read; without the graph the results stand and a gap says so.
+  const edges = yield* graph.edgesOf([...new Set(page.map(({ entry }) => entry.chunk.path))].sort()).pipe(
+    Effect.map((found): { readonly edges: ReadonlyArray<NoteEdge>; readonly gap?: string } => ({ edges: found })),
+    Effect.catch((error) => Effect.succeed({ edges: [], gap: `related paths are missing: ${error.message}` }))
+  )
+  const results = page.map(({ entry, kind, symbol }): SearchResult => ({
     kind,
     path: entry.chunk.path,
     lineStart: entry.chunk.lineStart,
@@ -231,6 +250,7 @@ export const search = Effect.fn("search")(function*(
     chunk: entry.chunk.id,
     ...(symbol === undefined ? {} : { symbol }),
     excerpt: excerptOf(entry.chunk, queryTerms),
+    related: relatedPaths(entry.chunk.path, edges.edges),
     score: significant(entry.score),
     ...(request.explain === true ? { components: { rrf: entry.rrf, testWeight: entry.testWeight, ranks: entry.ranks } } : {})
   }))
@@ -245,7 +265,8 @@ export const search = Effect.fn("search")(function*(
     legs: legs.map((leg) => ({ name: leg.name, status: leg.status satisfies LegStatus, hits: leg.list?.ids.length ?? 0 })),
     gaps: [
       ...legs.filter((leg) => leg.status === "failed" || leg.status === "timed_out").map((leg) => legGap(leg).text),
-      ...(question.gap === undefined ? [] : [question.gap.text])
+      ...(question.gap === undefined ? [] : [question.gap.text]),
+      ...(edges.gap === undefined ? [] : [edges.gap])
     ],
     indexHealth: healthView(reading)
   }

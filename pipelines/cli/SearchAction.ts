@@ -15,6 +15,10 @@ export const renderSearch = (response: SearchResponse): string => {
       lines.push(`   ranks: ${Object.entries(result.components.ranks).map(([leg, rank]) => `${leg} ${rank}`).join(", ") || "none"}`)
     }
     for (const line of result.excerpt.split("\n")) lines.push(`   ${line}`)
+    const { imports, importedBy, testSiblings } = result.related
+    if (testSiblings.length > 0) lines.push(`   tests: ${testSiblings.join(", ")}`)
+    if (importedBy.length > 0) lines.push(`   imported by: ${importedBy.join(", ")}`)
+    if (imports.length > 0) lines.push(`   imports: ${imports.join(", ")}`)
   })
   if (response.results.length === 0) lines.push(`no ${response.kinds.join(" or ")} results for this query${response.offset > 0 ? ` past ${response.offset}` : ""}`)
   for (const gap of response.gaps) lines.push(`gap: ${gap}`)
