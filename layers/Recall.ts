@@ -13,7 +13,7 @@ import * as Reference from "./reference/Reference.ts"
 import * as Stages from "./Stages.ts"
 import * as TokenCounterDefault from "./tokens/TokenCounterDefault.ts"
 
-export type RecallLayerServices = Stages.StageServices | Reference.CorePorts
+export type RecallLayerServices = Stages.StageServices | Reference.CorePorts | TokenCounter
 
 /** A layer providing one stage service: what an ablation swaps in. */
 export type StageLayer = Stages.StageServices extends infer S ? (S extends unknown ? Layer.Layer<S> : never) : never

@@ -12,6 +12,7 @@ export { createRecall, type Recall, type RecallOptions } from "./api.ts"
 
 // The Effect API: the pipelines, and the layer sets they run over.
 export { recall, type RecallError, type RecallServices, recallTrace, type RecallTrace } from "./recall.ts"
+export { compareShadow, ShadowRecord, shadowRecall } from "./shadow.ts"
 export { indexLayer, type IndexOptions, type IndexReport, indexRepository, pendingChanges, saveIndexMemory } from "./indexRepository.ts"
 export * as IndexMemory from "./indexMemory.ts"
 export { embedded, type EmbeddedOptions, type EmbeddedServices } from "../layers/Embedded.ts"

@@ -43,7 +43,9 @@ describe("repositoryConfig", () => {
         [JSON.stringify({ chunking: { targetTokens: 10 } }), "chunking.targetTokens"],
         [JSON.stringify({ chunking: { size: 10 } }), "chunking.size"],
         [JSON.stringify({ discovery: { exclude: "fixtures/" } }), "discovery.exclude"],
-        [JSON.stringify({ retrieval: { rerankLimit: -3 } }), "retrieval.rerankLimit"]
+        [JSON.stringify({ retrieval: { rerankLimit: -3 } }), "retrieval.rerankLimit"],
+        [JSON.stringify({ shadow: { retrieval: { rerankLimit: -3 } } }), "shadow.retrieval.rerankLimit"],
+        [JSON.stringify({ shadow: { rerankLimit: 3 } }), "shadow.rerankLimit"]
       ]
       for (const [text, field] of cases) {
         const error = yield* failure(text)

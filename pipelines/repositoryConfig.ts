@@ -8,7 +8,8 @@
  * {
  *   "chunking": { "targetTokens": 250, "agentPatterns": ["[bot]", "renovate"] },
  *   "discovery": { "exclude": ["fixtures/"], "unredacted": ["docs/example-keys.md"] },
- *   "retrieval": { "rerankLimit": 16 }
+ *   "retrieval": { "rerankLimit": 16 },
+ *   "shadow": { "retrieval": { "publishCapPerNote": 2 } }
  * }
  * ```
  */
@@ -33,7 +34,12 @@ const ConfigFile = Schema.Struct({
     unredacted: Schema.optionalKey(Schema.Array(Schema.String.check(Schema.isMinLength(1))))
   })),
   /** `RetrievalConfig` overrides for every question. */
-  retrieval: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown))
+  retrieval: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown)),
+  /**
+   * A candidate configuration `ask` runs beside the shipped one (pipelines/shadow.ts): overrides
+   * over `retrieval`; what the two returned differently is appended to `.cairn/shadow.jsonl`.
+   */
+  shadow: Schema.optionalKey(Schema.Struct({ retrieval: Schema.Record(Schema.String, Schema.Unknown) }))
 })
 export type RepositoryConfig = typeof ConfigFile.Type
 
@@ -83,8 +89,11 @@ export const read = Effect.fn("repositoryConfig.read")(function*(root: string): 
     const parsed = yield* Effect.try({ try: () => JSON.parse(text) as unknown, catch: (error) => invalid("(root)", `is not JSON: ${String(error)}`) })
     const config = yield* decodeFile(parsed, { onExcessProperty: "error" }).pipe(Effect.mapError((error) => fromSchemaError(CONFIG_FILE, error)))
     // Retrieval overrides are checked against RetrievalConfig now, not at the first question.
-    if (config.retrieval !== undefined) {
-      yield* RetrievalConfig.resolve(config.retrieval).pipe(Effect.mapError((error) => invalid(`retrieval.${error.field}`, error.detail)))
+    if (config.retrieval !== undefined || config.shadow !== undefined) {
+      const base = yield* RetrievalConfig.resolve(config.retrieval ?? {}).pipe(Effect.mapError((error) => invalid(`retrieval.${error.field}`, error.detail)))
+      if (config.shadow !== undefined) {
+        yield* RetrievalConfig.resolve(config.shadow.retrieval, base).pipe(Effect.mapError((error) => invalid(`shadow.retrieval.${error.field}`, error.detail)))
+      }
     }
     return config
   })

@@ -138,6 +138,30 @@ describe("cairn CLI", () => {
     }
   }, 120_000)
 
+  it("with a shadow configuration, ask answers as before and logs what the candidate returned differently", () => {
+    const root = mkdtempSync(join(tmpdir(), "cairn-shadow-"))
+    try {
+      mkdirSync(join(root, "docs"))
+      writeFileSync(join(root, "docs/budget.md"), "# Budgets\n\n## Enforcement\n\nThe packer never spends more than the token budget the caller names.\n\n## Reserve\n\nA reserve of tokens is kept for the report.\n")
+      writeFileSync(join(root, "docs/queue.md"), "# Queue\n\nDispatch events travel on the orders queue; the budget of retries is three.\n")
+      assert.strictEqual(run(["index", "--root", root]).status, 0)
+      const plain = run(["ask", "how is the token budget enforced?", "--root", root, "--json", "--no-refresh"])
+      writeFileSync(join(root, "cairn.config.json"), JSON.stringify({ shadow: { retrieval: { rerankLimit: 1 } } }))
+      const shadowed = run(["ask", "how is the token budget enforced?", "--root", root, "--json", "--no-refresh"])
+      assert.strictEqual(shadowed.status, 0, shadowed.stderr)
+      assert.strictEqual(shadowed.stdout, plain.stdout)
+      run(["ask", "which queue carries dispatch events?", "--root", root, "--json", "--no-refresh"])
+      const records = readFileSync(join(root, ".cairn", "shadow.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line))
+      assert.deepStrictEqual(records.map((record) => record.query), ["how is the token budget enforced?", "which queue carries dispatch events?"])
+      const first = records[0]
+      assert.deepStrictEqual(first.stable, ContextPack.decodeWireSync(JSON.parse(plain.stdout)).claims.map((claim) => claim.ref))
+      assert.strictEqual(first.candidate.length, 1)
+      assert.isAbove(first.stableOnly.length, 0)
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
+  }, 120_000)
+
   it("ask --scope answers from files under the named paths only, filtering inside every leg rather than after its cut", () => {
     const root = mkdtempSync(join(tmpdir(), "cairn-scope-"))
     try {
