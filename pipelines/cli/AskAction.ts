@@ -1,27 +1,13 @@
 /** What `cairn ask` does (its flags are declared in AskCommand.ts, so this module loads only when it runs). */
 import type { AskInput } from "./AskCommand.ts"
-import { Console, Effect, FileSystem, Path, Schema } from "effect"
+import { Console, Effect } from "effect"
 import * as ContextPack from "../../src/domain/ContextPack.ts"
 import * as RetrievalConfig from "../../src/RetrievalConfig.ts"
 import { recall } from "../recall.ts"
-import { ShadowRecord, shadowRecall } from "../shadow.ts"
+import { recallShadowed } from "../shadowLog.ts"
 import * as RepositoryConfig from "../repositoryConfig.ts"
 import { answering, questionFrom } from "./Answering.ts"
 import { renderText } from "./PackText.ts"
-
-/** `.cairn/shadow.jsonl`, one record a question; a log that cannot be written costs the answer nothing but a warning. */
-export const SHADOW_LOG = "shadow.jsonl"
-
-const shadowed = Effect.fnUntraced(function*(root: string, query: object, candidate: unknown) {
-  const { pack, record } = yield* shadowRecall(query, candidate)
-  const fs = yield* FileSystem.FileSystem
-  const path = yield* Path.Path
-  const line = `${JSON.stringify(Schema.encodeSync(ShadowRecord)(record))}\n`
-  yield* fs.writeFileString(path.join(root, ".cairn", SHADOW_LOG), line, { flag: "a" }).pipe(
-    Effect.catch((error) => Console.error(`cairn: the shadow record was not written (${error.message})`))
-  )
-  return pack
-})
 
 export const run = Effect.fn("cli.ask")(function*({ budget, explain, json, noRefresh, question, root, scope }: AskInput) {
   // The settings first: a bad file is reported before anything waits on standard input.
@@ -36,7 +22,7 @@ export const run = Effect.fn("cli.ask")(function*({ budget, explain, json, noRef
   }
   const pack = config.shadow === undefined
     ? yield* recall(query).pipe(Effect.provide(index))
-    : yield* shadowed(root, query, config.shadow.retrieval).pipe(Effect.provide(index))
+    : yield* recallShadowed(root, query, config.shadow.retrieval).pipe(Effect.provide(index))
   // The text view reads the question's words with the same rules retrieval did.
   yield* Console.log(json ? ContextPack.serialise(pack) : renderText(pack, yield* RetrievalConfig.resolve(config.retrieval ?? {})))
 })

@@ -50,7 +50,7 @@ const INSTRUCTIONS = "cairn answers from an index of this repository's code and 
   "ask answers a question with cited passages inside a token budget; every answer says how stale the index is."
 
 export const layer = (options: McpOptions) => {
-  const registrations = McpServer.toolkit(CairnToolkit).pipe(Layer.provide(handlers(options.root)))
+  const registrations = McpServer.toolkit(CairnToolkit).pipe(Layer.provide(handlers(options.root, options.config.shadow?.retrieval)))
   const server = options.http === undefined
     ? McpServer.layerStdio({ name: "cairn", version: options.version, instructions: INSTRUCTIONS, protocols: PROTOCOLS, registrations }).pipe(
       Layer.provide(NodeStdio.layer)

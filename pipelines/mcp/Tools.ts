@@ -15,6 +15,7 @@ import { fromSchemaError, type InvalidInput } from "../../src/domain/InvalidInpu
 import { lookup, LookupRequest, LookupResponse } from "../lookup.ts"
 import { recall } from "../recall.ts"
 import { search, SearchRequest, SearchResponse } from "../search.ts"
+import { recallShadowed } from "../shadowLog.ts"
 import { statusReport } from "../statusReport.ts"
 import { WarmIndex } from "./WarmIndex.ts"
 
@@ -107,13 +108,20 @@ export const Status = readOnly(Tool.dynamic("status", {
 
 export const CairnToolkit = Toolkit.make(Ask, Search, Lookup, Status)
 
-export const handlers = (root: string) =>
+/** `shadow`: the candidate retrieval overrides of `cairn.config.json`, run beside every `ask` (pipelines/shadow.ts). */
+export const handlers = (root: string, shadow?: unknown) =>
   CairnToolkit.toLayer(Effect.gen(function*() {
     const warm = yield* WarmIndex
     return CairnToolkit.of({
       ask: (params) =>
         askQuery(params).pipe(
-          Effect.flatMap((query) => warm.use((generation) => recall(query).pipe(Effect.provide(generation.context)))),
+          Effect.flatMap((query) =>
+            warm.use((generation) =>
+              (shadow === undefined ? recall(query) : recallShadowed(root, query, shadow).pipe(Effect.provide(NodeServices.layer))).pipe(
+                Effect.provide(generation.context)
+              )
+            )
+          ),
           Effect.mapError(failure)
         ),
       search: (params) => warm.use((generation) => search(params).pipe(Effect.provide(generation.context))).pipe(Effect.mapError(failure)),

@@ -11,7 +11,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv"
 import { spawn, spawnSync } from "node:child_process"
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -282,6 +282,29 @@ describe("cairn mcp", () => {
     } finally {
       holder.close()
       await close()
+      rmSync(root, { recursive: true, force: true })
+    }
+  })
+
+  it("with a shadow configuration, ask answers as without it and logs the candidate's difference", { timeout: 120_000 }, async () => {
+    const root = fixture()
+    try {
+      const question = { query: "how is the token budget enforced?", budgetTokens: 2_000 }
+      const plain = await overStdio(root)
+      const stable = json(await call(plain.client, "ask", question))
+      await plain.close()
+      writeFileSync(join(root, "cairn.config.json"), JSON.stringify({ shadow: { retrieval: { rerankLimit: 1 } } }))
+      const shadowed = await overStdio(root)
+      try {
+        assert.deepStrictEqual(json(await call(shadowed.client, "ask", question)), stable)
+      } finally {
+        await shadowed.close()
+      }
+      const [record] = readFileSync(join(root, ".cairn", "shadow.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line))
+      assert.strictEqual(record.query, question.query)
+      assert.strictEqual(record.candidate.length, 1)
+      assert.deepStrictEqual(record.stable, (stable.claims as Array<{ ref: string }>).map((claim) => claim.ref))
+    } finally {
       rmSync(root, { recursive: true, force: true })
     }
   })
