@@ -9,8 +9,7 @@
 import { Effect, Layer, Schema } from "effect"
 import type { ContextPack } from "../src/domain/ContextPack.ts"
 import * as Pack from "../src/retrieval/pack.ts"
-import * as Retrieval from "../src/RetrievalConfig.ts"
-import { RetrievalConfig } from "../src/RetrievalConfig.ts"
+import * as RetrievalConfig from "../src/RetrievalConfig.ts"
 import type { InvalidInput } from "../src/domain/InvalidInput.ts"
 import type { TokenCounter } from "../src/ports/TokenCounter.ts"
 import { recall, type RecallError, type RecallServices } from "./recall.ts"
@@ -63,13 +62,13 @@ export const shadowRecall = Effect.fn("shadowRecall")(function*(
   input: unknown,
   candidate: unknown
 ): Effect.fn.Return<{ readonly pack: ContextPack; readonly record: ShadowRecord }, RecallError | InvalidInput, RecallServices | TokenCounter> {
-  const base = yield* RetrievalConfig
-  const candidateConfig = yield* Retrieval.resolve(candidate, base)
+  const base = yield* RetrievalConfig.RetrievalConfig
+  const candidateConfig = yield* RetrievalConfig.resolve(candidate, base)
   const pack = yield* recall(input)
   const shadow = yield* recall(input).pipe(
     // Fresh: layers are shared by reference, and the one built for the stable pack holds its configuration.
     Effect.provide(Layer.fresh(Pack.layer)),
-    Effect.provideService(RetrievalConfig, candidateConfig),
+    Effect.provideService(RetrievalConfig.RetrievalConfig, candidateConfig),
     Effect.map((pack) => ({ pack, error: undefined })),
     Effect.catch((error) => Effect.succeed({ pack: undefined, error: error.message }))
   )
