@@ -1,0 +1,162 @@
+/**
+ * Every storage port's contract on PostgreSQL: PGlite in this process by default, the server that
+ * `CAIRN_TEST_PG_URL` names when set (CI starts a real one). Each test writes under a repository key
+ * of its own. PGlite serves one session, so a second connection waits while a transaction is open
+ * on the first: the ConsistentRead contract (a reader's transaction open while another writer
+ * commits) needs a real server and runs only there.
+ */
+import { afterAll, assert, describe, it } from "@effect/vitest"
+import { Context, Effect, Layer } from "effect"
+import type { Chunk } from "../../src/domain/Chunk.ts"
+import { IndexStore, type IndexWrite, type IndexWriteError } from "../../src/ports/IndexStore.ts"
+import type { ColumnWeights, LexicalHit } from "../../src/ports/LexicalIndex.ts"
+import { LexicalIndex, LexicalIndexError } from "../../src/ports/LexicalIndex.ts"
+import type { RetrievalFilter } from "../../src/ports/RetrievalFilter.ts"
+import { VectorIndex, VectorIndexError } from "../../src/ports/VectorIndex.ts"
+import { contract as candidateContract } from "../contracts/CandidateStore.contract.ts"
+import { makeChunk } from "../contracts/ChunkFixtures.ts"
+import { contract as consistentContract, OtherWriter } from "../contracts/ConsistentRead.contract.ts"
+import { contract as graphContract } from "../contracts/GraphStore.contract.ts"
+import { contract as healthContract } from "../contracts/IndexHealth.contract.ts"
+import { contract as storeContract } from "../contracts/IndexStore.contract.ts"
+import { contract as lexicalContract } from "../contracts/LexicalIndex.contract.ts"
+import { contract as vectorContract, type VectorEntry } from "../contracts/VectorIndex.contract.ts"
+import { SOFTWARE_QUERIES, softwareChunks } from "../reference/fixtures/SoftwareNotes.ts"
+import * as LexicalIndexMemory from "../reference/LexicalIndexMemory.ts"
+import * as VectorIndexMemory from "../reference/VectorIndexMemory.ts"
+import { coldBuild, MANIFEST } from "../sqlite/testing/Fixtures.ts"
+import * as CandidateStorePg from "./CandidateStorePg.ts"
+import * as ConsistentReadPg from "./ConsistentReadPg.ts"
+import * as GraphStorePg from "./GraphStorePg.ts"
+import * as IndexHealthPg from "./IndexHealthPg.ts"
+import * as IndexStorePg from "./IndexStorePg.ts"
+import * as LexicalIndexPg from "./LexicalIndexPg.ts"
+import * as PgIndex from "./PgIndex.ts"
+import { freshRepository, start } from "./testing/PgServer.ts"
+import * as VectorIndexPg from "./VectorIndexPg.ts"
+
+const server = await start()
+afterAll(() => server.stop(), 30_000)
+
+/** A connection pool over a repository key of its own. */
+const pgIndex = (repository = freshRepository()) => PgIndex.layer({ url: server.url, repository, maxConnections: server.inProcess ? 1 : 2 })
+
+/** A PgIndex whose repository holds `batch`. */
+const seeded = (batch: IndexWrite, repository = freshRepository()): Layer.Layer<PgIndex.PgIndex, unknown> =>
+  Layer.effect(PgIndex.PgIndex, Effect.gen(function*() {
+    const pg = yield* PgIndex.PgIndex
+    const store = yield* IndexStorePg.make.pipe(Effect.provideService(PgIndex.PgIndex, pg))
+    yield* store.write(batch)
+    return pg
+  })).pipe(Layer.provide(pgIndex(repository)))
+
+const asLexicalError = (error: unknown) =>
+  error instanceof LexicalIndexError ? error : new LexicalIndexError({
+    reason: (error as IndexWriteError).reason === "duplicate_chunk" ? "duplicate_chunk" : "unavailable",
+    detail: String((error as IndexWriteError).detail)
+  })
+
+const asVectorError = (error: unknown) => {
+  if (error instanceof VectorIndexError) return error
+  const { reason, detail } = error as IndexWriteError
+  return new VectorIndexError({
+    reason: reason === "duplicate_chunk" || reason === "dimension_mismatch" || reason === "invalid_vector" ? reason : "unavailable",
+    detail: String(detail)
+  })
+}
+
+const MODEL = { id: "test/fixed", version: "1" }
+const vectorBatch = (dimension: number, entries: ReadonlyArray<VectorEntry>): IndexWrite =>
+  coldBuild(entries.map((entry) => entry.chunk), {
+    vectors: { model: { ...MODEL, dimension }, entries: entries.map((entry) => ({ chunkId: entry.chunk.id, vector: entry.vector })) }
+  })
+
+const lexicalLayer = (chunks: ReadonlyArray<Chunk>, weights?: ColumnWeights): Layer.Layer<LexicalIndex, LexicalIndexError> =>
+  LexicalIndexPg.layer(weights === undefined ? {} : { weights }).pipe(
+    Layer.provide(seeded(coldBuild(chunks))),
+    Layer.catchCause((cause) => Layer.effect(LexicalIndex, Effect.fail(asLexicalError(cause.reasons[0] !== undefined && "error" in cause.reasons[0] ? cause.reasons[0].error : cause))))
+  )
+
+describe("postgres", () => {
+  storeContract("postgres", () => IndexStorePg.layer.pipe(Layer.provide(pgIndex())))
+  lexicalContract("postgres", lexicalLayer)
+  vectorContract("postgres", (dimension, entries) =>
+    VectorIndexPg.layer.pipe(
+      Layer.provide(seeded(vectorBatch(dimension, entries))),
+      Layer.catchCause((cause) => Layer.effect(VectorIndex, Effect.fail(asVectorError(cause.reasons[0] !== undefined && "error" in cause.reasons[0] ? cause.reasons[0].error : cause))))
+    ))
+  candidateContract("postgres", (chunks) => CandidateStorePg.layer.pipe(Layer.provide(seeded(coldBuild(chunks)))))
+  graphContract("postgres", (edges) => {
+    const from = [...new Set(edges.map((edge) => edge.from))]
+    const chunks = from.map((note) => makeChunk({ id: `${note}#lead` }))
+    return GraphStorePg.layer.pipe(Layer.provide(seeded(coldBuild(chunks, { relations: { from, edges } }))))
+  })
+  healthContract("postgres", (build) => {
+    const chunks = Array.from({ length: build.chunkCount }, (_, i) => makeChunk({ id: `notes/n${i}.md#a` }))
+    const vectors = build.embeddedCount === undefined
+      ? {}
+      : { vectors: { model: { id: "test/a", version: "1", dimension: 2 }, entries: chunks.slice(0, build.embeddedCount).map((chunk, i) => ({ chunkId: chunk.id, vector: [1, i] })) } }
+    return IndexHealthPg.layer.pipe(Layer.provide(seeded(coldBuild(chunks, { ...vectors, manifest: { ...MANIFEST, builtAt: build.builtAt } }))))
+  })
+})
+
+if (!server.inProcess) {
+  consistentContract("postgres", Layer.unwrap(Effect.sync(() => {
+    const repository = freshRepository()
+    const writer = Layer.effect(OtherWriter, Effect.service(IndexStore)).pipe(Layer.provide(Layer.fresh(IndexStorePg.layer)), Layer.provide(Layer.fresh(pgIndex(repository))))
+    const reading = Layer.mergeAll(ConsistentReadPg.layer, IndexStorePg.layer).pipe(Layer.provide(Layer.fresh(pgIndex(repository))))
+    return reading.pipe(Layer.provideMerge(writer))
+  })))
+}
+
+const FILTERS: ReadonlyArray<RetrievalFilter> = [
+  {},
+  { types: ["decision", "convention"] },
+  { paths: ["notes/caching.md", "notes/retries.md", "notes/secrets.md"] },
+  { includeSuperseded: true }
+]
+
+describe("postgres against the reference", () => {
+  it.effect("lexical - the reference's top 10, scores and order, on the fixed query set under every filter", () =>
+    Effect.gen(function*() {
+      const chunks = softwareChunks()
+      const memory = yield* LexicalIndexMemory.make(chunks)
+      const context = yield* Layer.build(lexicalLayer(chunks))
+      const postgres = Context.get(context, LexicalIndex)
+      for (const filter of FILTERS) {
+        for (const query of SOFTWARE_QUERIES) {
+          const expected: ReadonlyArray<LexicalHit> = yield* memory.search(query, 10, filter)
+          const actual = yield* postgres.search(query, 10, filter)
+          assert.deepStrictEqual(actual, expected, `${query} ${JSON.stringify(filter)}`)
+        }
+      }
+      const words = ["cache", "retries", "secret", "zzzunheard", "the"]
+      assert.deepStrictEqual(yield* postgres.documentFrequencies(words, 3), yield* memory.documentFrequencies(words, 3))
+    }), 120_000)
+
+  it.effect("vector - the reference's nearest, exact scores, under every filter", () =>
+    Effect.gen(function*() {
+      const chunks = softwareChunks().slice(0, 60)
+      let state = 7
+      const next = () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32) - 0.5
+      const entries = chunks.map((chunk) => ({ chunk, vector: Array.from(Float32Array.from({ length: 8 }, next)) }))
+      const memory = yield* VectorIndexMemory.make(8, entries.map((entry) => ({ chunk: entry.chunk, vector: entry.vector })))
+      const context = yield* Layer.build(VectorIndexPg.layer.pipe(Layer.provide(seeded(vectorBatch(8, entries)))))
+      const postgres = Context.get(context, VectorIndex)
+      for (const filter of FILTERS) {
+        for (let q = 0; q < 5; q++) {
+          const query = Array.from({ length: 8 }, next)
+          assert.deepStrictEqual(yield* postgres.nearest(query, 10, filter), yield* memory.nearest(query, 10, filter))
+        }
+      }
+    }), 120_000)
+
+  it.effect("schema - repositories share one database and never each other's rows", () =>
+    Effect.gen(function*() {
+      const a = yield* Layer.build(CandidateStorePg.layer.pipe(Layer.provide(seeded(coldBuild([makeChunk({ id: "docs/a.md#x", text: "alpha" })]), "shared@main"))))
+      const b = yield* Layer.build(CandidateStorePg.layer.pipe(Layer.provide(seeded(coldBuild([makeChunk({ id: "docs/b.md#x", text: "beta" })]), "shared@feature"))))
+      const { CandidateStore } = yield* Effect.promise(() => import("../../src/ports/CandidateStore.ts"))
+      assert.deepStrictEqual((yield* Context.get(a, CandidateStore).notes({})).map((note) => note.id), ["docs/a.md"])
+      assert.deepStrictEqual((yield* Context.get(b, CandidateStore).notes({})).map((note) => note.id), ["docs/b.md"])
+    }), 60_000)
+})

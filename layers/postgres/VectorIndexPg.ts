@@ -1,0 +1,124 @@
+/**
+ * VectorIndex over `cairn_vectors`. The server ranks candidates with the retrieval filter in its
+ * query: exact double cosine over `real[]` (`cairn_cosine`), or pgvector's cosine distance where
+ * the column is `vector`; each candidate is then rescored here exactly as the SQLite layer rescores
+ * (float64 cosine of the stored float32 components), filtered again and ordered by score then id.
+ * A cut is accepted only when no row it left out could beat the k-th exact score; otherwise every
+ * row within reach of it is read.
+ */
+import { Effect, Layer } from "effect"
+import type { ChunkId } from "../../src/domain/Chunk.ts"
+import { byScoreThenId } from "../../src/domain/Ranking.ts"
+import type { RetrievalFilter } from "../../src/ports/RetrievalFilter.ts"
+import { compile } from "../../src/ports/RetrievalFilter.ts"
+import { VectorIndex, VectorIndexError, type VectorHit } from "../../src/ports/VectorIndex.ts"
+import { chunkClause, numberArray, Params, textArray } from "./PgFilter.ts"
+import { PgIndex } from "./PgIndex.ts"
+import { toChunk } from "./PgRows.ts"
+
+/** Rows fetched beyond `limit`, so rounding at the cut rarely needs a second query. */
+const MARGIN = 16
+
+const unavailable = (error: unknown) =>
+  error instanceof VectorIndexError ? error : new VectorIndexError({ reason: "unavailable", detail: error instanceof Error ? error.message : String(error) })
+
+/** A stored vector as the server prints it (`{…}` or `[…]`), as its float32 components. */
+export const parseVector = (text: string): Float32Array => {
+  const inner = text.slice(1, -1)
+  if (inner === "") return new Float32Array(0)
+  const parts = inner.split(",")
+  const out = new Float32Array(parts.length)
+  for (let i = 0; i < parts.length; i++) out[i] = Number(parts[i])
+  return out
+}
+
+const queryNorm = (vector: ReadonlyArray<number>, dimension: number): number | VectorIndexError => {
+  if (vector.length !== dimension) {
+    return new VectorIndexError({ reason: "dimension_mismatch", detail: `query vector has length ${vector.length}, index has ${dimension}` })
+  }
+  let sum = 0
+  for (let j = 0; j < dimension; j++) {
+    const x = vector[j]!
+    if (!Number.isFinite(x)) return new VectorIndexError({ reason: "invalid_vector", detail: `query vector component ${j} is ${x}` })
+    sum += x * x
+  }
+  if (sum === 0) return new VectorIndexError({ reason: "invalid_vector", detail: "query vector is all zeros" })
+  return Math.sqrt(sum)
+}
+
+/** Cosine in float64 with the SQLite layer's order of operations, clamped to [-1, 1]. */
+const cosine = (query: ReadonlyArray<number>, norm: number, stored: Float32Array): number => {
+  let dot = 0
+  let sum = 0
+  for (let j = 0; j < stored.length; j++) {
+    const x = stored[j]!
+    dot += query[j]! * x
+    sum += x * x
+  }
+  return Math.min(1, Math.max(-1, dot / (norm * Math.sqrt(sum))))
+}
+
+export const make = Effect.gen(function*() {
+  const { sql, repository, vectors } = yield* PgIndex
+  const [space] = yield* sql.unsafe<{ dimension: number }>("SELECT dimension FROM cairn_spaces WHERE repository = $1", [repository]).pipe(
+    Effect.mapError(unavailable)
+  )
+  if (space === undefined) return yield* new VectorIndexError({ reason: "unavailable", detail: "the index holds no vectors" })
+  const dimension = Number(space.dimension)
+  // How far the server's ranking may stray from the exact cosine: pgvector ranks in float32.
+  const tolerance = vectors === "pgvector" ? 4 * dimension * 2 ** -24 + 1e-7 : 1e-12
+
+  const candidates = (vector: ReadonlyArray<number>, filter: RetrievalFilter, limit: number | undefined, floor: number | undefined) => {
+    const params = new Params()
+    params.add(repository)
+    const q = vectors === "pgvector" ? `${params.add(`[${numberArray(vector).slice(1, -1)}]`)}::vector` : `${params.add(numberArray(vector))}::float8[]`
+    const similarity = vectors === "pgvector" ? `1 - (v.embedding <=> ${q})` : `cairn_cosine(v.embedding, ${q})`
+    const where = chunkClause(filter, "c", params)
+    const above = floor === undefined ? "" : ` WHERE s.similarity >= ${params.add(floor)}::float8`
+    const cut = limit === undefined ? "" : ` LIMIT ${params.add(limit)}`
+    return sql.unsafe<{ id: string; embedding: string; similarity: number; body: string }>(
+      `SELECT * FROM (SELECT v.chunk_id AS id, v.embedding::text AS embedding, ${similarity} AS similarity, c.body ` +
+        `FROM cairn_vectors v JOIN cairn_chunks c ON c.repository = v.repository AND c.id = v.chunk_id ` +
+        `WHERE v.repository = $1 AND ${where}) s${above} ORDER BY s.similarity DESC, s.id${cut}`,
+      params.values
+    )
+  }
+
+  const nearest = (vector: ReadonlyArray<number>, limit: number, filter: RetrievalFilter) =>
+    Effect.gen(function*() {
+      const norm = queryNorm(vector, dimension)
+      if (norm instanceof VectorIndexError) return yield* norm
+      if (!(limit > 0)) return [] as ReadonlyArray<VectorHit>
+      const passes = compile(filter)
+      const rescore = (rows: ReadonlyArray<{ id: string; embedding: string; body: string }>) =>
+        rows.filter((row) => passes(toChunk(row.body)))
+          .map((row): VectorHit => ({ id: row.id as ChunkId, score: cosine(vector, norm, parseVector(row.embedding)) }))
+          .sort(byScoreThenId)
+      const k = Math.floor(limit)
+      const wanted = Number.isFinite(k) ? k + MARGIN : undefined
+      const rows = yield* candidates(vector, filter, wanted, undefined)
+      let hits = rescore(rows)
+      if (wanted !== undefined && rows.length === wanted && hits.length >= k) {
+        // A row left out ranked at or below the last one fetched; it can beat the k-th only within rounding.
+        const kth = hits[k - 1]!.score
+        const last = Number(rows.at(-1)!.similarity)
+        if (last >= kth - 2 * tolerance) hits = rescore(yield* candidates(vector, filter, undefined, kth - 2 * tolerance))
+      }
+      return Number.isFinite(k) ? hits.slice(0, k) : hits
+    }).pipe(Effect.mapError(unavailable))
+
+  return VectorIndex.of({
+    dimension,
+    nearest,
+    vectorsOf: (ids) =>
+      sql.unsafe<{ id: string; embedding: string }>(
+        "SELECT chunk_id AS id, embedding::text AS embedding FROM cairn_vectors WHERE repository = $1 AND chunk_id = ANY($2::text[])",
+        [repository, textArray(ids)]
+      ).pipe(
+        Effect.map((rows) => new Map(rows.map((row) => [row.id as ChunkId, Array.from(parseVector(row.embedding))] as const))),
+        Effect.mapError(unavailable)
+      )
+  })
+})
+
+export const layer: Layer.Layer<VectorIndex, VectorIndexError, PgIndex> = Layer.effect(VectorIndex, make)
