@@ -39,6 +39,7 @@ import * as TrainingNode from "../layers/node/TrainingNode.ts"
 import * as Database from "../layers/sqlite/Database.ts"
 import { DatabaseError } from "../layers/sqlite/DatabaseError.ts"
 import * as IndexStoreSqlite from "../layers/sqlite/IndexStoreSqlite.ts"
+import { locate, postgresIndexStore } from "./indexLocation.ts"
 import { IndexStore, type IndexWrite, type IndexWriteError, type NoteRecord, type RebuildContent, type StoredManifest, type VectorSpace, type WriteSummary } from "../src/ports/IndexStore.ts"
 import * as TrainingSample from "../src/index/TrainingSample.ts"
 import * as TokenCounterDefault from "../layers/tokens/TokenCounterDefault.ts"
@@ -139,7 +140,7 @@ const requireIndexable = Effect.fn("indexRepository.requireIndexable")(function*
 
 /**
  * The layers an index run needs, over the index file of `root` (or `path`, where a new one is
- * built aside): the writer, the snapshot store, the counter, git history, chunking and training
+ * built aside), or the shared server the process's store names (indexLocation.ts): the writer, the snapshot store, the counter, git history, chunking and training
  * shared with worker threads. The root is checked first, so a mistyped path, or one the run could
  * not finish in, creates no `.cairn` folder.
  */
@@ -147,8 +148,10 @@ export const indexLayer = (root: string, path: string = Database.defaultPath(roo
   Layer.unwrap(Effect.gen(function*() {
     yield* requireIndexable(yield* FileSystem.FileSystem, yield* Path.Path, root)
     const snapshots = SnapshotStoreFile.layer(SnapshotStoreFile.defaultPath(root))
-    return Layer.mergeAll(IndexStoreSqlite.layer, snapshots, TokenCounterDefault.layer, HistoryGit.layer(root), ChunkerPoolNode.layer, TrainingNode.layer).pipe(
-      Layer.provideMerge(Database.layer({ path })),
+    const location = yield* locate(root)
+    // On a shared server the writer is PostgreSQL's; the snapshot and scan cache stay with the checkout.
+    const store = location._tag === "Postgres" ? postgresIndexStore(location) : IndexStoreSqlite.layer.pipe(Layer.provide(Database.layer({ path })))
+    return Layer.mergeAll(store, snapshots, TokenCounterDefault.layer, HistoryGit.layer(root), ChunkerPoolNode.layer, TrainingNode.layer).pipe(
       Layer.provide(NodeChildProcessSpawner.layer)
     )
   }))

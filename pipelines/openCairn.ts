@@ -7,7 +7,7 @@ import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Clock, Effect, Layer, ManagedRuntime } from "effect"
 import type { ContextPack } from "../src/domain/ContextPack.ts"
 import { IndexHealth, type IndexHealthReading } from "../src/ports/IndexHealth.ts"
-import * as Embedded from "../layers/Embedded.ts"
+import { IndexLocation, recallLayer } from "./indexLocation.ts"
 import * as IndexMemory from "./indexMemory.ts"
 import { indexLayer, type IndexReport, pendingChanges, type PendingChanges, saveIndexMemory } from "./indexRepository.ts"
 import { indexOrRepair } from "./repairIndex.ts"
@@ -34,6 +34,13 @@ export interface OpenOptions {
   readonly chunking?: ChunkingConfig.ChunkingConfig | undefined
   /** Refresh the index before the first question (default true). */
   readonly refreshOnOpen?: boolean
+  /**
+   * Where the index lives: a `postgres://` URL for a shared server, or absent for the file under
+   * `<root>/.cairn/` (or the `CAIRN_STORE` environment variable's URL, when set).
+   */
+  readonly store?: string
+  /** The repository's key on a shared server; `<folder name>@<branch>` when absent. */
+  readonly repository?: string
 }
 
 export interface Cairn {
@@ -48,7 +55,12 @@ export interface Cairn {
 }
 
 export const openCairn = async (options: OpenOptions): Promise<Cairn> => {
-  const platform = ManagedRuntime.make(NodeServices.layer)
+  const environment = IndexLocation.defaultValue()
+  const location = Layer.succeed(IndexLocation, {
+    store: options.store ?? environment.store,
+    repository: options.repository ?? environment.repository
+  })
+  const platform = ManagedRuntime.make(Layer.merge(NodeServices.layer, location))
   // The repository's settings, with what the caller names in their place; checked before anything opens.
   const settings = await settle(platform.runPromiseExit(Effect.gen(function*() {
     const repository = yield* RepositoryConfig.read(options.root)
@@ -73,7 +85,8 @@ export const openCairn = async (options: OpenOptions): Promise<Cairn> => {
   // The recall layers are rebuilt after a refresh, so a retrained embedder is picked up.
   const open = () =>
     ManagedRuntime.make(reportingChanges(() => filesChanged).pipe(
-      Layer.provideMerge(Embedded.embedded({ root: options.root, ...(config === undefined ? {} : { config }) }))
+      Layer.provideMerge(recallLayer({ root: options.root, ...(config === undefined ? {} : { config }) })),
+      Layer.provideMerge(location)
     ))
   if (options.refreshOnOpen !== false) {
     await reindex()

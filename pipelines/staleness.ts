@@ -11,6 +11,7 @@ import { IndexHealth, IndexHealthError, type IndexHealthReading, withFilesChange
 import { IndexedRepository } from "../layers/Embedded.ts"
 import * as Database from "../layers/sqlite/Database.ts"
 import * as IndexStoreSqlite from "../layers/sqlite/IndexStoreSqlite.ts"
+import { locate, postgresIndexStore } from "./indexLocation.ts"
 import * as SnapshotStoreFile from "../layers/node/SnapshotStoreFile.ts"
 import { IndexStore } from "../src/ports/IndexStore.ts"
 import type { DiscoveryConfig } from "../src/discovery/DiscoveryConfig.ts"
@@ -53,7 +54,11 @@ const pendingUnder = Effect.fn("staleness.pendingUnder")(function*(options: { re
 /** The files that differ from the index, read-only: the index file is opened for reading alone. */
 export const changesUnder = (options: { readonly root: string; readonly discovery?: Partial<DiscoveryConfig> }) =>
   pendingUnder(options).pipe(
-    Effect.provide(IndexStoreSqlite.layer.pipe(Layer.provide(Database.layer({ path: Database.defaultPath(options.root), readOnly: true }))))
+    Effect.provide(Layer.unwrap(Effect.map(locate(options.root), (location) =>
+      location._tag === "Postgres"
+        ? postgresIndexStore(location)
+        : IndexStoreSqlite.layer.pipe(Layer.provide(Database.layer({ path: Database.defaultPath(options.root), readOnly: true })))
+    )))
   )
 
 /** The count under `root` against the index `writer` reads, by the repository's own discovery settings. */

@@ -12,6 +12,7 @@ import * as IndexStoreSqlite from "../layers/sqlite/IndexStoreSqlite.ts"
 import { IndexStore } from "../src/ports/IndexStore.ts"
 import * as ChunkingConfig from "../src/index/chunk/ChunkingConfig.ts"
 import { pendingChanges, type PendingChanges } from "./indexRepository.ts"
+import { locate, postgresIndexStore } from "./indexLocation.ts"
 import * as RepositoryConfig from "./repositoryConfig.ts"
 
 interface ManifestRow {
@@ -34,6 +35,11 @@ export interface StatusReport {
   readonly snapshotHash: string | null
   /** Why the dense leg is off on this machine (sqlite-vec would not load), or null. */
   readonly vectorsUnavailable: string | null
+  /**
+   * How vectors are stored and searched: `sqlite-vec` in the index file; on a PostgreSQL server,
+   * `pgvector` where it has the extension, `real[]` (searched exactly) where it has not.
+   */
+  readonly vectorStorage: "sqlite-vec" | "pgvector" | "real[]"
   readonly stale: PendingChanges
   /** Built under other chunking settings than cairn.config.json names: the next index rebuilds it. */
   readonly chunkingChanged: boolean
@@ -46,6 +52,31 @@ export interface StatusReport {
 
 export const statusReport = Effect.fn("statusReport.statusReport")(function*(root: string, now: number) {
   const config = yield* RepositoryConfig.read(root)
+  const location = yield* locate(root)
+  if (location._tag === "Postgres") {
+    const pending = yield* pendingChanges({ root, ...(config.discovery === undefined ? {} : { discovery: config.discovery }) }).pipe(
+      Effect.provide(SnapshotStoreFile.layer(SnapshotStoreFile.defaultPath(root))),
+      Effect.provide(postgresIndexStore(location))
+    )
+    const { serverStatus } = yield* Effect.promise(() => import("../layers/postgres/ServerStatus.ts"))
+    const server = yield* serverStatus(location)
+    const m = server.manifest
+    return {
+      index: server.location,
+      built: m !== undefined,
+      builtAt: m?.builtAt ?? null,
+      ageSeconds: m === undefined ? null : Math.max(0, Math.round((now - Date.parse(m.builtAt)) / 1000)),
+      chunks: m?.chunks ?? 0,
+      embedded: m?.embedded ?? 0,
+      embedder: server.embedder,
+      snapshotHash: m?.snapshotHash ?? null,
+      vectorsUnavailable: null,
+      vectorStorage: server.vectors,
+      stale: pending,
+      chunkingChanged: m !== undefined && m.chunking !== ChunkingConfig.fingerprint(config.chunking ?? {}, config.discovery?.unredacted),
+      damaged: null
+    } satisfies StatusReport
+  }
   const read = Effect.gen(function*() {
     const { connection, path, vectorsUnavailable } = yield* Database.Database
     const manifest = yield* Effect.try({
@@ -81,6 +112,7 @@ export const statusReport = Effect.fn("statusReport.statusReport")(function*(roo
       embedder: null,
       snapshotHash: null,
       vectorsUnavailable: null,
+      vectorStorage: "sqlite-vec",
       stale: { added: [], changed: [], deleted: [] },
       chunkingChanged: false,
       damaged: result.damaged
@@ -97,6 +129,7 @@ export const statusReport = Effect.fn("statusReport.statusReport")(function*(roo
     embedder: m?.embedder_id === null || m === undefined ? null : m.embedder_version ?? m.embedder_id,
     snapshotHash: m?.snapshot_hash ?? null,
     vectorsUnavailable: result.vectorsUnavailable ?? null,
+    vectorStorage: "sqlite-vec",
     stale: result.pending,
     chunkingChanged: result.builtUnder !== undefined && result.builtUnder !== ChunkingConfig.fingerprint(config.chunking ?? {}, config.discovery?.unredacted),
     damaged: null

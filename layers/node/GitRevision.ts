@@ -1,6 +1,7 @@
 /**
  * The commit a checkout is at, read from the `.git` directory (or the `gitdir:` file of a worktree)
- * of the root or its nearest ancestor, without running git. None when there is no repository.
+ * of the root or its nearest ancestor, without running git; and the branch it is on. None when
+ * there is no repository.
  */
 import { Effect, FileSystem, Option } from "effect"
 import * as NodePath from "node:path"
@@ -46,4 +47,17 @@ export const headRevision = Effect.fnUntraced(function*(fs: FileSystem.FileSyste
     if (name === ref && sha !== undefined && isSha(sha)) return Option.some(sha)
   }
   return Option.none<string>()
+})
+
+/**
+ * The branch a checkout is on (`main` for `refs/heads/main`), or its commit when HEAD is detached;
+ * none when there is no repository.
+ */
+export const headBranch = Effect.fnUntraced(function*(fs: FileSystem.FileSystem, root: string) {
+  const gitDir = yield* gitDirectory(fs, root)
+  if (Option.isNone(gitDir)) return Option.none<string>()
+  const head = Option.getOrUndefined(yield* readText(fs, NodePath.join(gitDir.value, "HEAD")))?.trim()
+  if (head === undefined) return Option.none<string>()
+  const ref = /^ref:\s*refs\/heads\/(\S+)$/.exec(head)?.[1]
+  return Option.some(ref ?? head)
 })

@@ -4,7 +4,7 @@
  * counts the files it has not seen, so it says how stale it is.
  */
 import { Console, Effect, Layer, Option, Schema, Stdio, Stream } from "effect"
-import * as Embedded from "../../layers/Embedded.ts"
+import { recallLayer } from "../indexLocation.ts"
 import { reportingChanges } from "../staleness.ts"
 import type * as RepositoryConfig from "../repositoryConfig.ts"
 
@@ -36,7 +36,7 @@ export const answering = Effect.fn("Answering.answering")(function*(root: string
       Effect.catchTag("IndexWriteError", (error) =>
         Effect.as(Console.error(`cairn: could not refresh the index (${error.message}); answering from the last committed build`), false))
     )
-    const index = Embedded.embedded({
+    const index = recallLayer({
       root,
       ...(refreshed ? {} : { readOnly: true }),
       ...(config.retrieval === undefined ? {} : { config: config.retrieval })

@@ -8,8 +8,9 @@ import * as RepositoryConfig from "../repositoryConfig.ts"
 import { recallShadowed } from "../shadowLog.ts"
 import { answering, questionFrom } from "./Answering.ts"
 import { renderText } from "./PackText.ts"
+import { withStore } from "../indexLocation.ts"
 
-export const run = Effect.fn("cli.ask")(function*({ budget, explain, json, noRefresh, question, root, scope }: AskInput) {
+const runHere = Effect.fn("cli.ask")(function*({ budget, explain, json, noRefresh, question, root, scope }: AskInput) {
   // The settings first: a bad file is reported before anything waits on standard input.
   const config = yield* RepositoryConfig.read(root)
   const text = yield* questionFrom(question)
@@ -26,3 +27,6 @@ export const run = Effect.fn("cli.ask")(function*({ budget, explain, json, noRef
   // The text view reads the question's words with the same rules retrieval did.
   yield* Console.log(json ? ContextPack.serialise(pack) : renderText(pack, yield* RetrievalConfig.resolve(config.retrieval ?? {})))
 })
+
+/** The command, against the store `--store` names, where it names one. */
+export const run = (input: AskInput) => withStore(input.store)(runHere(input))

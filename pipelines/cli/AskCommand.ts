@@ -10,6 +10,10 @@ import { lazily } from "./Lazy.ts"
 const flags = {
   question: Argument.String("question").pipe(Argument.withDescription("The question; omit it or pass - to read standard input"), Argument.optional),
   root: Flag.String("root").pipe(Flag.withDescription("Repository to answer from"), Flag.withDefault(".")),
+  store: Flag.String("store").pipe(
+    Flag.withDescription("Where the index lives: a postgres:// URL for a shared server (default: CAIRN_STORE, else the file under .cairn/)"),
+    Flag.optional
+  ),
   budget: Flag.Int("budget").pipe(Flag.withDescription("Token budget for the pack (0 to 32000)"), Flag.withDefault(4_000)),
   json: Flag.Boolean("json").pipe(Flag.withDescription("Print the ContextPack wire JSON"), Flag.withDefault(false)),
   text: Flag.Boolean("text").pipe(Flag.withDescription("Print the pack for people (the default)"), Flag.withDefault(false)),

@@ -5,6 +5,7 @@ import type { IndexReport } from "../indexRepository.ts"
 import { indexOrRepair } from "../repairIndex.ts"
 import * as RepositoryConfig from "../repositoryConfig.ts"
 import { indexProgressView } from "./IndexProgressView.ts"
+import { withStore } from "../indexLocation.ts"
 
 /**
  * Index `root`, reporting progress on standard error as the run goes (`indexProgressView`);
@@ -47,7 +48,10 @@ export const summarise = (report: IndexReport, seconds: number): string =>
       `${report.snapshotPatched ? "; the last snapshot patched where files moved, not scanned again" : ""}` +
       `${report.replacedDamaged === undefined ? "" : "; replaced the damaged index with this build"}`
 
-export const run = Effect.fn("cli.index")(function*({ rebuild, root }: IndexInput) {
+const runHere = Effect.fn("cli.index")(function*({ rebuild, root }: IndexInput) {
   const [duration, report] = yield* Effect.timed(runIndex(root, rebuild))
   yield* Console.log(summarise(report, Duration.toMillis(duration) / 1000))
 })
+
+/** The command, against the store `--store` names, where it names one. */
+export const run = (input: IndexInput) => withStore(input.store)(runHere(input))

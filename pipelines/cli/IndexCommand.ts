@@ -8,6 +8,10 @@ import { lazily } from "./Lazy.ts"
 
 const flags = {
   root: Flag.String("root").pipe(Flag.withDescription("Repository to index"), Flag.withDefault(".")),
+  store: Flag.String("store").pipe(
+    Flag.withDescription("Where the index lives: a postgres:// URL for a shared server (default: CAIRN_STORE, else the file under .cairn/)"),
+    Flag.optional
+  ),
   rebuild: Flag.Boolean("rebuild").pipe(Flag.withDescription("Rebuild from scratch and retrain the embedder"), Flag.withDefault(false))
 }
 

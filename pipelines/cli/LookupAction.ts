@@ -5,6 +5,7 @@ import { committedSnapshot } from "../committedSnapshot.ts"
 import { lookup, LookupResponse } from "../lookup.ts"
 import * as RepositoryConfig from "../repositoryConfig.ts"
 import { answering } from "./Answering.ts"
+import { withStore } from "../indexLocation.ts"
 
 /** The entity for people: what it is, then its documents, neighbours and evidence. */
 export const renderLookup = (response: LookupResponse): string => {
@@ -39,7 +40,7 @@ export const renderLookup = (response: LookupResponse): string => {
   return lines.join("\n")
 }
 
-export const run = Effect.fn("cli.lookup")(function*({ budget, depth, id, json, noRefresh, path, ref, root, symbol }: LookupInput) {
+const runHere = Effect.fn("cli.lookup")(function*({ budget, depth, id, json, noRefresh, path, ref, root, symbol }: LookupInput) {
   const config = yield* RepositoryConfig.read(root)
   const index = yield* answering(root, noRefresh, config)
   const snapshot = yield* committedSnapshot(root)
@@ -54,3 +55,6 @@ export const run = Effect.fn("cli.lookup")(function*({ budget, depth, id, json, 
   const response = yield* lookup(request, snapshot).pipe(Effect.provide(index))
   yield* Console.log(json ? JSON.stringify(Schema.encodeSync(LookupResponse)(response)) : renderLookup(response))
 })
+
+/** The command, against the store `--store` names, where it names one. */
+export const run = (input: LookupInput) => withStore(input.store)(runHere(input))

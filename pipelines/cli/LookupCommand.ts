@@ -12,6 +12,10 @@ const flags = {
   symbol: Flag.String("symbol").pipe(Flag.withDescription("An exported or declared name"), Flag.optional),
   ref: Flag.String("ref").pipe(Flag.withDescription("A claim ref or chunk id from ask or search"), Flag.optional),
   root: Flag.String("root").pipe(Flag.withDescription("Repository to look in"), Flag.withDefault(".")),
+  store: Flag.String("store").pipe(
+    Flag.withDescription("Where the index lives: a postgres:// URL for a shared server (default: CAIRN_STORE, else the file under .cairn/)"),
+    Flag.optional
+  ),
   depth: Flag.Int("depth").pipe(Flag.withDescription("Hops of neighbours, 0 to 3"), Flag.withDefault(1)),
   budget: Flag.Int("budget").pipe(Flag.withDescription("Trim the response to this many tokens (0 to 32000)"), Flag.optional),
   json: Flag.Boolean("json").pipe(Flag.withDescription("Print the JSON the MCP lookup tool returns"), Flag.withDefault(false)),

@@ -4,8 +4,9 @@ import { Deferred, Effect, Layer, Option } from "effect"
 import * as Server from "../mcp/Server.ts"
 import * as RepositoryConfig from "../repositoryConfig.ts"
 import { VERSION } from "./Version.ts"
+import { withStore } from "../indexLocation.ts"
 
-export const run = Effect.fn("cli.mcp")(function*({ host, http, poll, root, waitMs }: McpInput) {
+const runHere = Effect.fn("cli.mcp")(function*({ host, http, poll, root, waitMs }: McpInput) {
   const config = yield* RepositoryConfig.read(root)
   if (Option.isSome(http)) process.stderr.write(`cairn mcp: serving ${root} at http://${host}:${http.value}/mcp\n`)
   // Over stdio the client owns the process: when it has closed our input and been answered, the
@@ -24,3 +25,6 @@ export const run = Effect.fn("cli.mcp")(function*({ host, http, poll, root, wait
   }))
   yield* clientGone === undefined ? served : Effect.raceFirst(served, Deferred.await(clientGone))
 })
+
+/** The command, against the store `--store` names, where it names one. */
+export const run = (input: McpInput) => withStore(input.store)(runHere(input))

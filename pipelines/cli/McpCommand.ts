@@ -8,6 +8,10 @@ import { lazily } from "./Lazy.ts"
 
 const flags = {
   root: Flag.String("root").pipe(Flag.withDescription("Repository to serve (one per process)"), Flag.withDefault(".")),
+  store: Flag.String("store").pipe(
+    Flag.withDescription("Where the index lives: a postgres:// URL for a shared server (default: CAIRN_STORE, else the file under .cairn/)"),
+    Flag.optional
+  ),
   http: Flag.Int("http").pipe(Flag.withDescription("Serve streamable HTTP on this port instead of stdio"), Flag.optional),
   host: Flag.String("host").pipe(Flag.withDescription("Interface to listen on with --http"), Flag.withDefault("127.0.0.1")),
   poll: Flag.Boolean("poll").pipe(Flag.withDescription("Poll for changes instead of watching (network file systems)"), Flag.withDefault(false)),

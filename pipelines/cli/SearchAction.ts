@@ -4,6 +4,7 @@ import { Console, Effect, Schema } from "effect"
 import * as RepositoryConfig from "../repositoryConfig.ts"
 import { search, SearchResponse } from "../search.ts"
 import { answering, questionFrom } from "./Answering.ts"
+import { withStore } from "../indexLocation.ts"
 
 /** The ranking for people: one block per result, its lines, then what was searched. */
 export const renderSearch = (response: SearchResponse): string => {
@@ -27,7 +28,7 @@ export const renderSearch = (response: SearchResponse): string => {
   return lines.join("\n")
 }
 
-export const run = Effect.fn("cli.search")(function*({ explain, json, kind, limit, noRefresh, offset, query, root, scope }: SearchInput) {
+const runHere = Effect.fn("cli.search")(function*({ explain, json, kind, limit, noRefresh, offset, query, root, scope }: SearchInput) {
   const config = yield* RepositoryConfig.read(root)
   const text = yield* questionFrom(query)
   const index = yield* answering(root, noRefresh, config)
@@ -41,3 +42,6 @@ export const run = Effect.fn("cli.search")(function*({ explain, json, kind, limi
   }).pipe(Effect.provide(index))
   yield* Console.log(json ? JSON.stringify(Schema.encodeSync(SearchResponse)(response)) : renderSearch(response))
 })
+
+/** The command, against the store `--store` names, where it names one. */
+export const run = (input: SearchInput) => withStore(input.store)(runHere(input))

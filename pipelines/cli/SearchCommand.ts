@@ -9,6 +9,10 @@ import { lazily } from "./Lazy.ts"
 const flags = {
   query: Argument.String("query").pipe(Argument.withDescription("What to look for; omit it or pass - to read standard input"), Argument.optional),
   root: Flag.String("root").pipe(Flag.withDescription("Repository to search"), Flag.withDefault(".")),
+  store: Flag.String("store").pipe(
+    Flag.withDescription("Where the index lives: a postgres:// URL for a shared server (default: CAIRN_STORE, else the file under .cairn/)"),
+    Flag.optional
+  ),
   kind: Flag.Literals("kind", ["module", "document", "chunk", "symbol"]).pipe(
     Flag.withDescription("Result kind (repeatable; default module and document, that is files)"),
     Flag.atLeast(0)

@@ -2,8 +2,9 @@
 import type { StatusInput } from "./StatusCommand.ts"
 import { Clock, Console, Effect } from "effect"
 import { statusReport } from "../statusReport.ts"
+import { withStore } from "../indexLocation.ts"
 
-export const run = Effect.fn("cli.status")(function*({ json, root }: StatusInput) {
+const runHere = Effect.fn("cli.status")(function*({ json, root }: StatusInput) {
   const now = yield* Clock.currentTimeMillis
   const status = yield* statusReport(root, now)
   if (json) return yield* Console.log(JSON.stringify(status))
@@ -22,3 +23,6 @@ export const run = Effect.fn("cli.status")(function*({ json, root }: StatusInput
     ...[...status.stale.changed.map((f) => `  changed ${f}`), ...status.stale.added.map((f) => `  new     ${f}`), ...status.stale.deleted.map((f) => `  deleted ${f}`)].slice(0, 20)
   ].join("\n"))
 })
+
+/** The command, against the store `--store` names, where it names one. */
+export const run = (input: StatusInput) => withStore(input.store)(runHere(input))

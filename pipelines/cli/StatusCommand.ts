@@ -7,6 +7,10 @@ import { lazily } from "./Lazy.ts"
 
 const flags = {
   root: Flag.String("root").pipe(Flag.withDescription("Repository whose index to inspect"), Flag.withDefault(".")),
+  store: Flag.String("store").pipe(
+    Flag.withDescription("Where the index lives: a postgres:// URL for a shared server (default: CAIRN_STORE, else the file under .cairn/)"),
+    Flag.optional
+  ),
   json: Flag.Boolean("json").pipe(Flag.withDescription("Print the status as JSON"), Flag.withDefault(false))
 }
 

@@ -13,7 +13,7 @@
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Cause, Clock, Context, Deferred, Duration, Effect, Exit, Fiber, Layer, Option, Queue, Schema, Scope } from "effect"
 import type { Snapshot } from "../../src/domain/Snapshot.ts"
-import * as Embedded from "../../layers/Embedded.ts"
+import { recallLayer, type RecallServices } from "../indexLocation.ts"
 import * as Database from "../../layers/sqlite/Database.ts"
 import * as ChunkingConfig from "../../src/index/chunk/ChunkingConfig.ts"
 import { committedSnapshot } from "../committedSnapshot.ts"
@@ -25,7 +25,7 @@ import { search } from "../search.ts"
 import { reportingChanges } from "../staleness.ts"
 
 export interface Generation {
-  readonly context: Context.Context<Embedded.EmbeddedServices>
+  readonly context: Context.Context<RecallServices>
   /** The snapshot the index was built from. */
   readonly snapshot: Snapshot
 }
@@ -113,7 +113,7 @@ export const layer = (options: WarmOptions): Layer.Layer<WarmIndex> =>
     const open = Effect.fn("WarmIndex.open")(function*(snapshot: Snapshot) {
       const scope = yield* Scope.make()
       const built = yield* Layer.buildWithScope(
-        reportingChanges(() => pending.size).pipe(Layer.provideMerge(Embedded.embedded({
+        reportingChanges(() => pending.size).pipe(Layer.provideMerge(recallLayer({
           root,
           readOnly: true,
           ...(config.retrieval === undefined ? {} : { config: config.retrieval })
