@@ -11,6 +11,7 @@ import { compile } from "../../src/ports/RetrievalFilter.ts"
 import * as NoteNames from "../sqlite/NoteNames.ts"
 import { chunkClause, Params, textArray } from "./PgFilter.ts"
 import { PgIndex } from "./PgIndex.ts"
+import { reconnecting } from "./Reconnecting.ts"
 import { toChunk } from "./PgRows.ts"
 
 const byLine = (a: Chunk, b: Chunk): number => a.lineStart - b.lineStart || compareIds(a.id, b.id)
@@ -21,25 +22,26 @@ const unavailable = (error: unknown) =>
 
 export const make = Effect.gen(function*() {
   const { sql, repository } = yield* PgIndex
+  const read = reconnecting(sql)
   // The title/path channel asks for the notes on every query, mostly with one filter; the answer
   // holds until the next commit.
   let lastNotes: { readonly key: string; readonly notes: ReadonlyArray<NoteSummary> } | undefined
-  const generation = sql.unsafe<{ generation: number }>("SELECT generation FROM cairn_manifest WHERE repository = $1", [repository]).pipe(
+  const generation = read(sql.unsafe<{ generation: number }>("SELECT generation FROM cairn_manifest WHERE repository = $1", [repository])).pipe(
     Effect.map(([row]) => (row === undefined ? 0 : Number(row.generation)))
   )
 
   return CandidateStore.of({
-    size: sql.unsafe<{ n: number }>("SELECT chunk_count AS n FROM cairn_manifest WHERE repository = $1", [repository]).pipe(
+    size: read(sql.unsafe<{ n: number }>("SELECT chunk_count AS n FROM cairn_manifest WHERE repository = $1", [repository])).pipe(
       Effect.map(([row]) => (row === undefined ? 0 : Number(row.n))),
       Effect.mapError(unavailable)
     ),
     get: (ids) =>
       Effect.gen(function*() {
         if (ids.length === 0) return []
-        const rows = yield* sql.unsafe<{ id: string; body: string }>(
+        const rows = yield* read(sql.unsafe<{ id: string; body: string }>(
           "SELECT id, body FROM cairn_chunks WHERE repository = $1 AND id = ANY($2::text[])",
           [repository, textArray(ids)]
-        )
+        ))
         const byId = new Map(rows.map((row) => [row.id, row.body] as const))
         const out: Array<Chunk> = []
         for (const id of ids) {
@@ -56,10 +58,10 @@ export const make = Effect.gen(function*() {
         params.add(repository)
         const list = params.add(textArray(notes))
         const where = chunkClause(filter, "c", params)
-        const rows = yield* sql.unsafe<{ note_id: string; body: string }>(
+        const rows = yield* read(sql.unsafe<{ note_id: string; body: string }>(
           `SELECT c.note_id, c.body FROM cairn_chunks c WHERE c.repository = $1 AND c.note_id = ANY(${list}::text[]) AND NOT c.is_link_list AND ${where}`,
           params.values
-        )
+        ))
         const byNote = new Map<string, Array<Chunk>>()
         for (const row of rows) {
           const chunk = toChunk(row.body)
@@ -87,11 +89,11 @@ export const make = Effect.gen(function*() {
         const params = new Params()
         params.add(repository)
         const where = chunkClause(filter, "c", params)
-        const rows = yield* sql.unsafe<{ id: string; title: string; path: string; chunk_count: number; lead_chunk: string; name_terms: string | null }>(
+        const rows = yield* read(sql.unsafe<{ id: string; title: string; path: string; chunk_count: number; lead_chunk: string; name_terms: string | null }>(
           "SELECT n.id, n.title, n.path, n.chunk_count, n.lead_chunk, n.name_terms FROM cairn_notes n " +
             `WHERE n.repository = $1 AND n.chunk_count > 0 AND EXISTS (SELECT 1 FROM cairn_chunks c WHERE c.repository = n.repository AND c.note_id = n.id AND ${where})`,
           params.values
-        )
+        ))
         const notes = [...rows].sort((a, b) => compareIds(a.id, b.id)).map((row): NoteSummary => {
           const nameTerms = NoteNames.decode(row.name_terms)
           return {
@@ -107,10 +109,10 @@ export const make = Effect.gen(function*() {
         return notes
       }).pipe(Effect.mapError(unavailable)),
     chunkCounts: (notes) =>
-      sql.unsafe<{ id: string; chunk_count: number }>(
+      read(sql.unsafe<{ id: string; chunk_count: number }>(
         "SELECT id, chunk_count FROM cairn_notes WHERE repository = $1 AND chunk_count > 0 AND id = ANY($2::text[])",
         [repository, textArray(notes)]
-      ).pipe(
+      )).pipe(
         Effect.map((rows) => {
           const counts = new Map(rows.map((row) => [row.id, Number(row.chunk_count)] as const))
           return new Map(notes.flatMap((note) => {

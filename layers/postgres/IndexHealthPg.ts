@@ -7,16 +7,18 @@ import { Effect, Layer } from "effect"
 import { instantMillis } from "../../src/domain/Instant.ts"
 import { IndexHealth, IndexHealthError } from "../../src/ports/IndexHealth.ts"
 import { PgIndex } from "./PgIndex.ts"
+import { reconnecting } from "./Reconnecting.ts"
 
 export const make = Effect.gen(function*() {
   const { sql, repository } = yield* PgIndex
+  const read = reconnecting(sql)
   return IndexHealth.of({
     read: (now) =>
-      sql.unsafe<{ built_at: string; chunk_count: number; embedded_count: number; spaced: boolean }>(
+      read(sql.unsafe<{ built_at: string; chunk_count: number; embedded_count: number; spaced: boolean }>(
         "SELECT m.built_at, m.chunk_count, m.embedded_count, EXISTS (SELECT 1 FROM cairn_spaces s WHERE s.repository = m.repository) AS spaced " +
           "FROM cairn_manifest m WHERE m.repository = $1",
         [repository]
-      ).pipe(
+      )).pipe(
         Effect.mapError((error) => new IndexHealthError({ detail: error.message })),
         Effect.flatMap(([manifest]) => {
           if (manifest === undefined) return Effect.fail(new IndexHealthError({ detail: "the index has never been built; run `cairn index`" }))
