@@ -18,6 +18,7 @@ import { queryTerms } from "../../src/text/Words.ts"
 import { chunkClause, numberArray, Params, textArray } from "./PgFilter.ts"
 import { PgIndex } from "./PgIndex.ts"
 import { toChunk } from "./PgRows.ts"
+import { abandonable } from "./Reconnecting.ts"
 
 // FTS5's constants, as the reference fixes them; not tunables.
 const K1 = 1.2
@@ -34,6 +35,7 @@ export interface Options {
 
 export const make = Effect.fnUntraced(function*(options: Options = {}) {
   const { sql, repository } = yield* PgIndex
+  const guard = abandonable(sql)
   const chosen = options.weights ?? (yield* RetrievalConfig).lexicalWeights
   const weights = yield* Schema.decodeUnknownEffect(ColumnWeightsSchema)(chosen).pipe(
     Effect.mapError(() => new LexicalIndexError({ reason: "invalid_weights", detail: JSON.stringify(chosen) }))
@@ -83,7 +85,7 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
       const passes = compile(filter)
       return rows.filter((row) => passes(toChunk(row.body))).map((row): LexicalHit => ({ id: row.id as LexicalHit["id"], score: Number(row.score) }))
         .sort(byScoreThenId)
-    }).pipe(Effect.mapError(unavailable))
+    }).pipe(Effect.mapError(unavailable), guard)
 
   return LexicalIndex.of({
     search,
@@ -98,7 +100,7 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
         )
         const counts = new Map(rows.map((row) => [row.term, Number(row.df)] as const))
         return stems.map((term) => Math.min(cap, counts.get(term) ?? 0))
-      }).pipe(Effect.mapError(unavailable))
+      }).pipe(Effect.mapError(unavailable), guard)
   })
 })
 

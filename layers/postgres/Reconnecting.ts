@@ -8,8 +8,40 @@ import { Context, Effect } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
 
+/** The transaction can take no more statements (SQLSTATE 25P02): an earlier one failed in it. */
+const abandoned = (error: SqlError): boolean => {
+  const cause = "cause" in error.reason ? error.reason.cause : undefined
+  const code = typeof cause === "object" && cause !== null && "code" in cause ? cause.code : undefined
+  return code === "25P02" || /current transaction is aborted/.test(String(cause))
+}
+
 export const reconnecting = (sql: SqlClient) => <A, R>(read: Effect.Effect<A, SqlError, R>): Effect.Effect<A, SqlError, R> =>
   read.pipe(Effect.catchTag("SqlError", (error) =>
     Effect.flatMap(Effect.serviceOption(sql.transactionService), (open) =>
-      open._tag === "None" ? Effect.fail(error) : Effect.updateContext(read, (context: Context.Context<R>) => Context.omit(sql.transactionService)(context) as Context.Context<R>)
+      // Only a lost connection, or a transaction it left unusable: a statement the server refused
+      // would be refused again, and a pool whose every connection holds a question has none to lend.
+      open._tag === "None" || !(error.reason._tag === "ConnectionError" || abandoned(error))
+        ? Effect.fail(error)
+        : Effect.updateContext(read, (context: Context.Context<R>) => Context.omit(sql.transactionService)(context) as Context.Context<R>)
     )))
+
+/**
+ * A leg's statements inside the question's transaction, behind a savepoint: a leg cut off by its
+ * deadline has its statement cancelled, which would abort the whole transaction and every read
+ * after it; rolled back to the savepoint, the question reads on. The savepoint's own statements
+ * may fail with the connection (or after another leg's rollback discarded it): their failures are
+ * not the leg's, so they are let go.
+ */
+export const abandonable = (sql: SqlClient) => {
+  let next = 0
+  return <A, E, R>(leg: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.flatMap(Effect.serviceOption(sql.transactionService), (open) => {
+      if (open._tag === "None") return leg
+      const name = `cairn_leg_${++next}`
+      return Effect.acquireUseRelease(
+        Effect.ignore(sql.unsafe(`SAVEPOINT ${name}`)),
+        () => leg,
+        (_, exit) => Effect.ignore(sql.unsafe(exit._tag === "Success" ? `RELEASE SAVEPOINT ${name}` : `ROLLBACK TO SAVEPOINT ${name}`))
+      )
+    })
+}

@@ -1,10 +1,11 @@
 /**
- * VectorIndex over `cairn_vectors`. The server ranks candidates with the retrieval filter in its
- * query: exact double cosine over `real[]` (`cairn_cosine`), or pgvector's cosine distance where
- * the column is `vector`; each candidate is then rescored here exactly as the SQLite layer rescores
- * (float64 cosine of the stored float32 components), filtered again and ordered by score then id.
- * A cut is accepted only when no row it left out could beat the k-th exact score; otherwise every
- * row within reach of it is read.
+ * VectorIndex over `cairn_vectors`, exact. Where the column is pgvector's `vector`, the server
+ * ranks candidates by its cosine distance with the retrieval filter in its query, and each is
+ * rescored here as the SQLite layer rescores (float64 cosine of the stored float32 components),
+ * filtered again and ordered by score then id; a cut is accepted only when no row it left out
+ * could beat the k-th exact score, otherwise every row within reach of it is read. Over `real[]`
+ * the vectors are scanned in memory (ResidentVectorsPg), or, above what memory should hold, by
+ * the server's `cairn_cosine`, slowly.
  */
 import { Effect, Layer } from "effect"
 import type { ChunkId } from "../../src/domain/Chunk.ts"
@@ -15,6 +16,9 @@ import { VectorIndex, VectorIndexError, type VectorHit } from "../../src/ports/V
 import { chunkClause, numberArray, Params, textArray } from "./PgFilter.ts"
 import { PgIndex } from "./PgIndex.ts"
 import { toChunk } from "./PgRows.ts"
+import * as ResidentVectors from "./ResidentVectorsPg.ts"
+import { TopK } from "../reference/TopK.ts"
+import { abandonable } from "./Reconnecting.ts"
 
 /** Rows fetched beyond `limit`, so rounding at the cut rarely needs a second query. */
 const MARGIN = 16
@@ -60,6 +64,7 @@ const cosine = (query: ReadonlyArray<number>, norm: number, stored: Float32Array
 
 export const make = Effect.gen(function*() {
   const { sql, repository, vectors } = yield* PgIndex
+  const guard = abandonable(sql)
   const [space] = yield* sql.unsafe<{ dimension: number }>("SELECT dimension FROM cairn_spaces WHERE repository = $1", [repository]).pipe(
     Effect.mapError(unavailable)
   )
@@ -71,8 +76,9 @@ export const make = Effect.gen(function*() {
   const candidates = (vector: ReadonlyArray<number>, filter: RetrievalFilter, limit: number | undefined, floor: number | undefined) => {
     const params = new Params()
     params.add(repository)
-    const q = vectors === "pgvector" ? `${params.add(`[${numberArray(vector).slice(1, -1)}]`)}::vector` : `${params.add(numberArray(vector))}::float8[]`
-    const similarity = vectors === "pgvector" ? `1 - (v.embedding <=> ${q})` : `cairn_cosine(v.embedding, ${q})`
+    const similarity = vectors === "pgvector"
+      ? `1 - (v.embedding <=> ${params.add(`[${numberArray(vector).slice(1, -1)}]`)}::vector)`
+      : `cairn_cosine(v.embedding, ${params.add(numberArray(vector))}::float8[])`
     const where = chunkClause(filter, "c", params)
     const above = floor === undefined ? "" : ` WHERE s.similarity >= ${params.add(floor)}::float8`
     const cut = limit === undefined ? "" : ` LIMIT ${params.add(limit)}`
@@ -84,11 +90,51 @@ export const make = Effect.gen(function*() {
     )
   }
 
+  // Without pgvector the vectors are scanned in memory (ResidentVectorsPg), read once per generation.
+  let held: ResidentVectors.Resident | undefined
+  const resident = Effect.gen(function*() {
+    const [row] = yield* sql.unsafe<{ generation: number }>("SELECT generation FROM cairn_manifest WHERE repository = $1", [repository])
+    const generation = Number(row?.generation ?? 0)
+    if (held === undefined || held.generation !== generation) {
+      const [counted] = yield* sql.unsafe<{ n: number }>("SELECT embedded_count AS n FROM cairn_manifest WHERE repository = $1", [repository])
+      if (Number(counted?.n ?? 0) * dimension > ResidentVectors.MAX_FLOATS) return undefined
+      held = yield* ResidentVectors.load(sql, repository, generation, dimension)
+    }
+    return held
+  })
+  const scan = (vector: ReadonlyArray<number>, norm: number, limit: number, filter: RetrievalFilter) =>
+    Effect.map(resident, (vectors) => {
+      if (vectors === undefined) return undefined
+      const passes = ResidentVectors.admits(vectors, filter)
+      const count = vectors.ids.length
+      const best = new TopK(Math.min(Math.floor(limit), count))
+      const stored = vectors.vectors
+      for (let row = 0; row < count; row++) {
+        if (!passes(row)) continue
+        // The rescoring's cosine, inline over the row's slice.
+        let dot = 0
+        let sum = 0
+        const offset = row * dimension
+        for (let j = 0; j < dimension; j++) {
+          const x = stored[offset + j]!
+          dot += vector[j]! * x
+          sum += x * x
+        }
+        const score = Math.min(1, Math.max(-1, dot / (norm * Math.sqrt(sum))))
+        if (best.admits(score, row)) best.push(score, row)
+      }
+      return best.drain().map(({ row, score }): VectorHit => ({ id: vectors.ids[row] as ChunkId, score })).sort(byScoreThenId)
+    })
+
   const nearest = (vector: ReadonlyArray<number>, limit: number, filter: RetrievalFilter) =>
     Effect.gen(function*() {
       const norm = queryNorm(vector, dimension)
       if (norm instanceof VectorIndexError) return yield* norm
       if (!(limit > 0)) return [] as ReadonlyArray<VectorHit>
+      if (vectors === "real[]") {
+        const scanned = yield* scan(vector, norm, limit, filter)
+        if (scanned !== undefined) return scanned
+      }
       const passes = compile(filter)
       const rescore = (rows: ReadonlyArray<{ id: string; embedding: string; body: string }>) =>
         rows.filter((row) => passes(toChunk(row.body)))
@@ -105,7 +151,7 @@ export const make = Effect.gen(function*() {
         if (last >= kth - 2 * tolerance) hits = rescore(yield* candidates(vector, filter, undefined, kth - 2 * tolerance))
       }
       return Number.isFinite(k) ? hits.slice(0, k) : hits
-    }).pipe(Effect.mapError(unavailable))
+    }).pipe(Effect.mapError(unavailable), guard)
 
   return VectorIndex.of({
     dimension,

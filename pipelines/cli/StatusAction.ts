@@ -14,7 +14,8 @@ const runHere = Effect.fn("cli.status")(function*({ json, root }: StatusInput) {
   const staleCount = status.stale.added.length + status.stale.changed.length + status.stale.deleted.length
   yield* Console.log([
     status.built ? `index ${status.index}: built ${status.builtAt} (${status.ageSeconds} s ago)` : `index ${status.index}: never built; run \`cairn index\``,
-    `${status.chunks} chunks, ${status.embedded} embedded${status.embedder === null ? "" : ` by ${status.embedder}`}`,
+    `${status.chunks} chunks, ${status.embedded} embedded${status.embedder === null ? "" : ` by ${status.embedder}`}` +
+      (status.vectorStorage === "sqlite-vec" ? "" : `; vectors stored as ${status.vectorStorage === "pgvector" ? "pgvector" : "real[] (the server has no pgvector), searched exactly"}`),
     ...(status.vectorsUnavailable === null ? [] : [`vector search is off: ${status.vectorsUnavailable}; answers come from the lexical legs`]),
     ...(status.chunkingChanged ? ["built under other chunking settings than cairn.config.json names: the next `cairn index` rebuilds it"] : []),
     staleCount === 0
