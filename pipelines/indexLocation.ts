@@ -5,16 +5,16 @@
  * holds a team's repositories and branches side by side. The URL's password is a secret: what cairn
  * prints names the server without it.
  */
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { Context, Effect, FileSystem, Layer, Option } from "effect"
 import * as NodePath from "node:path"
 import * as Embedded from "../layers/Embedded.ts"
 import { headBranch } from "../layers/node/GitRevision.ts"
-import { isPostgres } from "../layers/postgres/StoreUrl.ts"
+import { describeStore, isPostgres } from "../layers/postgres/StoreUrl.ts"
 import type { Database } from "../layers/sqlite/Database.ts"
-import type { DatabaseError } from "../layers/sqlite/DatabaseError.ts"
-import type { LexicalIndexError } from "../src/ports/LexicalIndex.ts"
-import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import { DatabaseError } from "../layers/sqlite/DatabaseError.ts"
 import { InvalidInput } from "../src/domain/InvalidInput.ts"
+import type { LexicalIndexError } from "../src/ports/LexicalIndex.ts"
 
 export interface StoreChoice {
   /** A `postgres://` URL, or undefined for the embedded file. */
@@ -62,12 +62,27 @@ export const locate = Effect.fn("indexLocation.locate")(function*(root: string) 
   return { _tag: "Postgres", url: choice.store, repository: `${NodePath.basename(absolute)}@${branch}` } as Location
 })
 
-/** The IndexStore of `root`'s index where it is a server's; undefined for the file (callers keep their own). */
+/**
+ * The PostgreSQL modules, loaded only for a server: `@effect/sql-pg` is an optional peer of the
+ * library, and a service that never names a server need not install it.
+ */
+export const loadPostgres = <A>(location: { readonly url: string }, load: () => Promise<A>): Effect.Effect<A, DatabaseError> =>
+  Effect.tryPromise({
+    try: load,
+    catch: (error) =>
+      new DatabaseError({
+        reason: "open_failed",
+        path: describeStore(location.url),
+        detail: `the PostgreSQL layers could not load (${error instanceof Error ? error.message : String(error)}); install @effect/sql-pg beside cairn`
+      })
+  })
+
+/** The writer of `root`'s index on its server. */
 export const postgresIndexStore = (location: Location & { readonly _tag: "Postgres" }) =>
-  Layer.unwrap(Effect.promise(async () => {
-    const [{ layer: store }, PgIndex] = await Promise.all([import("../layers/postgres/IndexStorePg.ts"), import("../layers/postgres/PgIndex.ts")])
-    return store.pipe(Layer.provideMerge(PgIndex.layer({ url: location.url, repository: location.repository })))
-  }))
+  Layer.unwrap(Effect.map(
+    loadPostgres(location, () => Promise.all([import("../layers/postgres/IndexStorePg.ts"), import("../layers/postgres/PgIndex.ts")])),
+    ([{ layer: store }, PgIndex]) => store.pipe(Layer.provideMerge(PgIndex.layer({ url: location.url, repository: location.repository })))
+  ))
 
 /** What recall reads of an index, wherever it lives. */
 export type RecallServices = Exclude<Embedded.EmbeddedServices, Database>
@@ -78,10 +93,10 @@ export type RecallServices = Exclude<Embedded.EmbeddedServices, Database>
  * where readers never block the writer.
  */
 export const recallLayer = (options: Embedded.EmbeddedOptions): Layer.Layer<RecallServices, DatabaseError | LexicalIndexError | InvalidInput> =>
-  Layer.unwrap(Effect.gen(function*(): Effect.fn.Return<Layer.Layer<RecallServices, DatabaseError | LexicalIndexError | InvalidInput>, InvalidInput, FileSystem.FileSystem> {
+  Layer.unwrap(Effect.gen(function*(): Effect.fn.Return<Layer.Layer<RecallServices, DatabaseError | LexicalIndexError | InvalidInput>, InvalidInput | DatabaseError, FileSystem.FileSystem> {
     const location = yield* locate(options.root)
     if (location._tag === "File") return Embedded.embedded(options)
-    const { postgres } = yield* Effect.promise(() => import("../layers/Postgres.ts"))
+    const { postgres } = yield* loadPostgres(location, () => import("../layers/Postgres.ts"))
     return postgres({
       root: options.root,
       url: location.url,

@@ -12,7 +12,7 @@ import * as IndexStoreSqlite from "../layers/sqlite/IndexStoreSqlite.ts"
 import { IndexStore } from "../src/ports/IndexStore.ts"
 import * as ChunkingConfig from "../src/index/chunk/ChunkingConfig.ts"
 import { pendingChanges, type PendingChanges } from "./indexRepository.ts"
-import { locate, postgresIndexStore } from "./indexLocation.ts"
+import { loadPostgres, locate, postgresIndexStore } from "./indexLocation.ts"
 import * as RepositoryConfig from "./repositoryConfig.ts"
 
 interface ManifestRow {
@@ -58,7 +58,7 @@ export const statusReport = Effect.fn("statusReport.statusReport")(function*(roo
       Effect.provide(SnapshotStoreFile.layer(SnapshotStoreFile.defaultPath(root))),
       Effect.provide(postgresIndexStore(location))
     )
-    const { serverStatus } = yield* Effect.promise(() => import("../layers/postgres/ServerStatus.ts"))
+    const { serverStatus } = yield* loadPostgres(location, () => import("../layers/postgres/ServerStatus.ts"))
     const server = yield* serverStatus(location)
     const m = server.manifest
     return {

@@ -15,7 +15,7 @@ import { compile } from "../../src/ports/RetrievalFilter.ts"
 import { RetrievalConfig } from "../../src/RetrievalConfig.ts"
 import { stem } from "../../src/text/Porter.ts"
 import { queryTerms } from "../../src/text/Words.ts"
-import { chunkClause, numberArray, Params, textArray } from "./PgFilter.ts"
+import { chunkClause, numberArray, Params, supersededOnly, textArray } from "./PgFilter.ts"
 import { PgIndex } from "./PgIndex.ts"
 import { toChunk } from "./PgRows.ts"
 import { abandonable } from "./Reconnecting.ts"
@@ -70,16 +70,20 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
         k1: params.add(K1), k1p1: params.add(K1 + 1), omb: params.add(1 - B), b: params.add(B), avgdl: params.add(avgdl),
         text: params.add(weights.text), title: params.add(weights.title), tags: params.add(weights.tags)
       }
-      const where = chunkClause(filter, "c", params)
       const cut = Number.isFinite(limit) ? ` LIMIT ${params.add(Math.floor(limit))}` : ""
       const f = `(p.tf_text * ${c.text}::float8 + p.tf_title * ${c.title}::float8 + p.tf_tags * ${c.tags}::float8)`
+      const score = `sum(q.idf * ((${f} * ${c.k1p1}::float8) / (${f} + ${c.k1}::float8 * (${c.omb}::float8 + ${c.b}::float8 * p.token_count / ${c.avgdl}::float8))) ORDER BY q.ord)`
+      // The default filter reads only what the postings repeat of their chunk; any other joins the chunks.
+      const where = supersededOnly(filter)
+        ? (filter.includeSuperseded === true ? "TRUE" : "NOT p.superseded")
+        : chunkClause(filter, "c", params)
+      const join = supersededOnly(filter) ? "" : "JOIN cairn_chunks c ON c.repository = p.repository AND c.id = p.chunk_id "
       const rows = yield* sql.unsafe<{ id: string; score: number; body: string }>(
         `WITH q AS (SELECT * FROM unnest(${q.terms}::text[], ${q.idfs}::float8[]) WITH ORDINALITY AS t(term, idf, ord)), ` +
-          `scored AS (SELECT p.chunk_id, sum(q.idf * ((${f} * ${c.k1p1}::float8) / (${f} + ${c.k1}::float8 * (${c.omb}::float8 + ${c.b}::float8 * c.token_count / ${c.avgdl}::float8))) ORDER BY q.ord) AS score ` +
-          `FROM q JOIN cairn_postings p ON p.repository = $1 AND p.term = q.term ` +
-          `JOIN cairn_chunks c ON c.repository = p.repository AND c.id = p.chunk_id WHERE ${where} GROUP BY p.chunk_id) ` +
-          `SELECT s.chunk_id AS id, s.score, c.body FROM scored s JOIN cairn_chunks c ON c.repository = $1 AND c.id = s.chunk_id ` +
-          `ORDER BY s.score DESC, s.chunk_id${cut}`,
+          `best AS (SELECT p.chunk_id, ${score} AS score FROM q JOIN cairn_postings p ON p.repository = $1 AND p.term = q.term ` +
+          `${join}WHERE ${where} GROUP BY p.chunk_id ORDER BY score DESC, p.chunk_id${cut}) ` +
+          `SELECT b.chunk_id AS id, b.score, c.body FROM best b JOIN cairn_chunks c ON c.repository = $1 AND c.id = b.chunk_id ` +
+          `ORDER BY b.score DESC, b.chunk_id`,
         params.values
       )
       const passes = compile(filter)

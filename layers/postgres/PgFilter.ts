@@ -46,3 +46,11 @@ export const chunkClause = (filter: RetrievalFilter, alias: string, params: Para
   }
   return parts.length === 0 ? "TRUE" : parts.join(" AND ")
 }
+
+/** Whether `filter` asks no more than the superseded clause (no types, date or paths that narrow). */
+export const supersededOnly = (filter: RetrievalFilter): boolean => {
+  if (filter.types !== undefined && filter.types.length > 0) return false
+  if (filter.since !== undefined && !Number.isNaN(instantMillis(filter.since))) return false
+  const bare = (filter.paths ?? []).map((prefix) => (prefix.endsWith("/") ? prefix.slice(0, -1) : prefix))
+  return bare.length === 0 || bare.includes("")
+}

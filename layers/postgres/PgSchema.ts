@@ -1,8 +1,10 @@
 /**
  * The shared index's tables, made by Effect's `Migrator`. Every table is keyed by `repository`
  * first, so repositories and branches share one database without seeing each other's rows.
- * Postings hold BM25's term frequencies (weighted by column as the reference layer weights them)
- * and each chunk its token count, so ranking needs no text search configuration of the server's.
+ * Postings hold BM25's term frequencies per column (weighted at query time as the reference layer
+ * weighs them), with their chunk's token count and whether it is superseded, so a question under
+ * the default filter is ranked from the postings alone; ranking needs no text search configuration
+ * of the server's.
  * Chunks carry what the retrieval filter reads as columns, and the chunk itself as JSON text.
  * Ids and paths compare by byte (`COLLATE "C"`), the code-point order the other backends sort by.
  */
@@ -66,6 +68,8 @@ const initial = Effect.gen(function*() {
         tf_text integer NOT NULL,
         tf_title integer NOT NULL,
         tf_tags integer NOT NULL,
+        token_count integer NOT NULL,
+        superseded boolean NOT NULL,
         PRIMARY KEY (repository, term, chunk_id),
         FOREIGN KEY (repository, chunk_id) REFERENCES cairn_chunks (repository, id) ON DELETE CASCADE
       )`,

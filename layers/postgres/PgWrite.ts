@@ -108,6 +108,7 @@ export const writer = (pg: PgIndexShape) => {
           ]
         )
         const terms: Array<string> = [], owners: Array<string> = [], text: Array<number> = [], title: Array<number> = [], tags: Array<number> = []
+        const lengths: Array<number> = [], superseded: Array<boolean> = []
         for (const { row, analysis } of rows) {
           for (const [term, [a, b, c]] of analysis.postings) {
             terms.push(term)
@@ -115,13 +116,15 @@ export const writer = (pg: PgIndexShape) => {
             text.push(a)
             title.push(b)
             tags.push(c)
+            lengths.push(row.token_count)
+            superseded.push(row.superseded)
           }
         }
         if (terms.length > 0) {
           yield* run(
-            "INSERT INTO cairn_postings (repository, term, chunk_id, tf_text, tf_title, tf_tags) " +
-              "SELECT $1, * FROM unnest($2::text[], $3::text[], $4::int[], $5::int[], $6::int[])",
-            [textArray(terms), ids(owners), numberArray(text), numberArray(title), numberArray(tags)]
+            "INSERT INTO cairn_postings (repository, term, chunk_id, tf_text, tf_title, tf_tags, token_count, superseded) " +
+              "SELECT $1, * FROM unnest($2::text[], $3::text[], $4::int[], $5::int[], $6::int[], $7::int[], $8::bool[])",
+            [textArray(terms), ids(owners), numberArray(text), numberArray(title), numberArray(tags), numberArray(lengths), boolArray(superseded)]
           )
         }
       }), { discard: true })

@@ -7,7 +7,7 @@
  * the vectors are scanned in memory (ResidentVectorsPg), or, above what memory should hold, by
  * the server's `cairn_cosine`, slowly.
  */
-import { Effect, Layer } from "effect"
+import { Context, Deferred, Effect, Layer } from "effect"
 import type { ChunkId } from "../../src/domain/Chunk.ts"
 import { byScoreThenId } from "../../src/domain/Ranking.ts"
 import type { RetrievalFilter } from "../../src/ports/RetrievalFilter.ts"
@@ -90,17 +90,45 @@ export const make = Effect.gen(function*() {
     )
   }
 
-  // Without pgvector the vectors are scanned in memory (ResidentVectorsPg), read once per generation.
+  // Without pgvector the vectors are scanned in memory (ResidentVectorsPg), read once per
+  // generation. The read can outlast a question's deadline (a second or two at 100,000 chunks), so
+  // it runs on a connection of its own, beyond the question that started it; a question whose
+  // generation it does not hold yet waits for it, or, past its deadline, leaves it to the next.
   let held: ResidentVectors.Resident | undefined
+  let loading: { readonly generation: number; readonly done: Deferred.Deferred<ResidentVectors.Resident | undefined, unknown> } | undefined
+  const loadLatest = Effect.gen(function*() {
+    const [counted] = yield* sql.unsafe<{ generation: number; n: number }>(
+      "SELECT generation, embedded_count AS n FROM cairn_manifest WHERE repository = $1", [repository]
+    )
+    if (Number(counted?.n ?? 0) * dimension > ResidentVectors.MAX_FLOATS) return undefined
+    return yield* ResidentVectors.load(sql, repository, Number(counted?.generation ?? 0), dimension)
+  }).pipe(
+    // One snapshot for the generation and the rows.
+    (read) => sql.withTransaction(Effect.andThen(sql`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY`, read)),
+    (read) => Effect.updateContext(read, (context: Context.Context<never>) => Context.omit(sql.transactionService)(context) as Context.Context<never>)
+  )
   const resident = Effect.gen(function*() {
     const [row] = yield* sql.unsafe<{ generation: number }>("SELECT generation FROM cairn_manifest WHERE repository = $1", [repository])
     const generation = Number(row?.generation ?? 0)
-    if (held === undefined || held.generation !== generation) {
-      const [counted] = yield* sql.unsafe<{ n: number }>("SELECT embedded_count AS n FROM cairn_manifest WHERE repository = $1", [repository])
-      if (Number(counted?.n ?? 0) * dimension > ResidentVectors.MAX_FLOATS) return undefined
-      held = yield* ResidentVectors.load(sql, repository, generation, dimension)
+    if (held !== undefined && held.generation === generation) return held
+    if (loading === undefined || loading.generation < generation) {
+      const done = yield* Deferred.make<ResidentVectors.Resident | undefined, unknown>()
+      loading = { generation, done }
+      yield* Effect.forkDetach(loadLatest.pipe(
+        Effect.tap((loaded) => Effect.sync(() => {
+          if (loaded !== undefined && (held === undefined || loaded.generation >= held.generation)) held = loaded
+        })),
+        Effect.exit,
+        Effect.flatMap((exit) => {
+          // A read that failed is tried again by the next question.
+          if (exit._tag === "Failure" && loading?.done === done) loading = undefined
+          return Deferred.done(done, exit)
+        })
+      ))
     }
-    return held
+    const loaded = yield* Deferred.await(loading.done).pipe(Effect.orElseSucceed(() => undefined))
+    // A commit between the question's snapshot and the read's: the question scans on the server.
+    return loaded !== undefined && loaded.generation === generation ? loaded : undefined
   })
   const scan = (vector: ReadonlyArray<number>, norm: number, limit: number, filter: RetrievalFilter) =>
     Effect.map(resident, (vectors) => {

@@ -6,6 +6,8 @@
  * names when set.
  */
 import { afterAll, assert, describe, it } from "@effect/vitest"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { Effect, Layer } from "effect"
 import { execFile } from "node:child_process"
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
@@ -154,6 +156,34 @@ describe("a shared index on PostgreSQL", () => {
       rmSync(root, { recursive: true, force: true })
     }
   }, 240_000)
+
+  it("cairn mcp --store serves ask and status from the server", async () => {
+    const root = repository()
+    const key = freshRepository()
+    try {
+      const indexed = await run(["index", "--root", root, "--store", server.url], { CAIRN_REPOSITORY: key })
+      assert.strictEqual(indexed.status, 0, indexed.stderr)
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [cli, "mcp", "--root", root, "--store", server.url],
+        env: { ...process.env, CAIRN_REPOSITORY: key } as Record<string, string>,
+        stderr: "pipe"
+      })
+      const client = new Client({ name: "cairn-test", version: "0" })
+      await client.connect(transport)
+      try {
+        const asked = await client.callTool({ name: "ask", arguments: { query: "how long are application logs kept?", budgetTokens: 800 } })
+        const pack = JSON.parse((asked.content as Array<{ text: string }>)[0]!.text) as { claims: Array<{ ref: string }> }
+        assert.isTrue(pack.claims[0]?.ref.startsWith("docs/retention.md"), JSON.stringify(pack.claims.map((claim) => claim.ref)))
+        const status = await client.callTool({ name: "status", arguments: {} })
+        assert.include((status.content as Array<{ text: string }>)[0]!.text, `#${key}`)
+      } finally {
+        await client.close()
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
+  }, 180_000)
 
   it.effect("a database migrated by a newer cairn is refused before anything is read", () =>
     Effect.gen(function*() {
