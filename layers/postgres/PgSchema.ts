@@ -70,7 +70,8 @@ const initial = Effect.gen(function*() {
         tf_tags integer NOT NULL,
         token_count integer NOT NULL,
         superseded boolean NOT NULL,
-        PRIMARY KEY (repository, term, chunk_id),
+        -- Covering: a question reads the postings of its terms from the index alone.
+        PRIMARY KEY (repository, term, chunk_id) INCLUDE (tf_text, tf_title, tf_tags, token_count, superseded),
         FOREIGN KEY (repository, chunk_id) REFERENCES cairn_chunks (repository, id) ON DELETE CASCADE
       )`,
     `CREATE INDEX cairn_postings_chunk ON cairn_postings (repository, chunk_id)`,
