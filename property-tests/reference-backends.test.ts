@@ -15,7 +15,7 @@ import type { RetrievalFilter } from "../src/ports/RetrievalFilter.ts"
 import { matchesFilter } from "../src/ports/RetrievalFilter.ts"
 import { makeChunk } from "../layers/contracts/ChunkFixtures.ts"
 import * as LexicalIndexMemory from "../layers/reference/LexicalIndexMemory.ts"
-import { TopK } from "../layers/reference/TopK.ts"
+import { TopK } from "../src/domain/TopK.ts"
 import * as VectorIndexMemory from "../layers/reference/VectorIndexMemory.ts"
 
 const RUNS = { seed: 20_240_605, numRuns: 200 } as const

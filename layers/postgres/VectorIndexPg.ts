@@ -17,7 +17,7 @@ import { chunkClause, numberArray, Params, textArray } from "./PgFilter.ts"
 import { PgIndex } from "./PgIndex.ts"
 import { toChunk } from "./PgRows.ts"
 import * as ResidentVectors from "./ResidentVectorsPg.ts"
-import { TopK } from "../reference/TopK.ts"
+import { TopK } from "../../src/domain/TopK.ts"
 import { abandonable } from "./Reconnecting.ts"
 
 /** Rows fetched beyond `limit`, so rounding at the cut rarely needs a second query. */

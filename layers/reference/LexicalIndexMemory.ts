@@ -13,7 +13,7 @@ import type { ColumnWeights, LexicalHit } from "../../src/ports/LexicalIndex.ts"
 import { columns, defaultColumnWeights, LexicalIndex, LexicalIndexError, ColumnWeights as ColumnWeightsSchema } from "../../src/ports/LexicalIndex.ts"
 import type { RetrievalFilter } from "../../src/ports/RetrievalFilter.ts"
 import { compile } from "../../src/ports/RetrievalFilter.ts"
-import { TopK } from "./TopK.ts"
+import { TopK } from "../../src/domain/TopK.ts"
 import { compareIds } from "../../src/domain/Ranking.ts"
 
 // FTS5's constants, fixed in its source; not tunables.

@@ -9,7 +9,7 @@ import type { RetrievalFilter } from "../../src/ports/RetrievalFilter.ts"
 import { compile } from "../../src/ports/RetrievalFilter.ts"
 import type { VectorHit } from "../../src/ports/VectorIndex.ts"
 import { VectorIndex, VectorIndexError } from "../../src/ports/VectorIndex.ts"
-import { TopK } from "./TopK.ts"
+import { TopK } from "../../src/domain/TopK.ts"
 
 export interface Entry {
   readonly chunk: Chunk
