@@ -5,7 +5,7 @@
  * own), the reads join it. A transaction that cannot begin leaves the question to read as it can:
  * its own reads then fail and say why, as a leg's failure.
  */
-import { Effect, Exit, Layer, Option } from "effect"
+import { Cause, Effect, Exit, Layer, Option } from "effect"
 import { ConsistentRead } from "../../src/ports/ConsistentRead.ts"
 import { PgIndex } from "./PgIndex.ts"
 
@@ -24,8 +24,14 @@ export const make = Effect.gen(function*() {
             outcome = exit
           }))
         )
+        // The transaction's own end can fail, or die, with its connection (a ROLLBACK on a closed
+        // socket): the question's outcome stands; a question that never began reads without one.
         return sql.withTransaction(question).pipe(
-          Effect.catchTag("SqlError", () => (outcome === undefined ? Effect.exit(effect) : Effect.succeed(outcome))),
+          Effect.catchCause((cause) =>
+            outcome !== undefined ? Effect.succeed(outcome)
+              : Cause.hasInterrupts(cause) ? Effect.failCause(cause as Cause.Cause<never>)
+              : Effect.exit(effect)
+          ),
           Effect.flatten
         ) as Effect.Effect<A, E, R>
       })

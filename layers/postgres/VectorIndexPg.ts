@@ -126,7 +126,8 @@ export const make = Effect.gen(function*() {
         })
       ))
     }
-    const loaded = yield* Deferred.await(loading.done).pipe(Effect.orElseSucceed(() => undefined))
+    // A read that failed, or died with its connection (a ROLLBACK on a closed socket), holds nothing.
+    const loaded = yield* Deferred.await(loading.done).pipe(Effect.catchCause(() => Effect.succeed(undefined)))
     // A commit between the question's snapshot and the read's: the question scans on the server.
     return loaded !== undefined && loaded.generation === generation ? loaded : undefined
   })
