@@ -158,6 +158,12 @@ if (!pythonPack.claims.some((claim) => claim.ref.startsWith("py/billing/invoice.
   fail("cairn ask (a Python function)", `no claim holds the function:\n${pythonAsked.stdout.slice(0, 2000)}\n${pythonAsked.stderr.slice(-2000)}`)
 }
 ok(`a. cairn ask over the polyglot fixture: the Python function's declaration among ${pythonPack.claims.length} claims`)
+// The PostgreSQL client is an optional peer, not installed here: a server store says so, and stops.
+const noClient = run("a postgres store without @effect/sql-pg", process.execPath, [cairnBin, "status", "--root", fixture, "--store", "postgres://cairn:hunter2-secret@127.0.0.1:1/cairn"], { cwd: app, allowFailure: true })
+if (noClient.status === 0 || !noClient.stderr.includes("install @effect/sql-pg") || (noClient.stdout + noClient.stderr).includes("hunter2-secret")) {
+  fail("a postgres store without @effect/sql-pg", `expected a failure naming the package, without the password:\n${noClient.stdout}\n${noClient.stderr}`)
+}
+ok(`a. --store postgres:// without the optional client: ${noClient.stderr.trim().split("\n")[0]}`)
 const old = nodeOf("20.19.0")
 const refused = run("an older Node", old, [cairnBin, "--help"], { cwd: app, allowFailure: true })
 if (refused.status !== 1 || refused.stderr.trim().split("\n").length !== 1 || !refused.stderr.includes("22.19")) {
@@ -232,7 +238,8 @@ await esbuild.build({
   format: "esm",
   platform: "node",
   target: "node22.19",
-  // As docs/api.md says: the native packages, and cairn/eval's optional baselines, stay external.
+  // As docs/api.md says: the native packages, and cairn/eval's optional baselines, stay external;
+  // the optional PostgreSQL client needs no mark (cairn names it where the bundler cannot follow).
   external: ["oxc-parser", "sqlite-vec", "minisearch", "@orama/orama"],
   banner: { js: "import { createRequire } from \"node:module\"; const require = createRequire(import.meta.url);" },
   logLevel: "error"

@@ -6,7 +6,7 @@
  * extension, `real[]` searched exactly where it has not (Debian 12's PostgreSQL 15 ships none);
  * `vectors` says which. A database migrated by a newer cairn is refused before anything is read.
  */
-import { PgClient } from "@effect/sql-pg"
+import type * as SqlPg from "@effect/sql-pg"
 import { Context, Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { DatabaseError } from "../sqlite/DatabaseError.ts"
@@ -40,6 +40,12 @@ const message = (error: unknown): string => {
   return cause === undefined ? own : `${own}: ${message(cause)}`
 }
 
+/**
+ * `@effect/sql-pg` is an optional peer: named through a variable so that a bundler leaves it to be
+ * found where the bundle runs, instead of hoisting it into a static import every user must install.
+ */
+const sqlPgPackage = "@effect/sql-pg"
+
 /** Connects and migrates; a server that cannot be reached or a newer schema fails as a `DatabaseError`. */
 export const layer = (options: PgOptions): Layer.Layer<PgIndex, DatabaseError> => {
   const location = `${describeStore(options.url)}#${options.repository}`
@@ -55,11 +61,23 @@ export const layer = (options: PgOptions): Layer.Layer<PgIndex, DatabaseError> =
     return PgIndex.of({ sql, repository: options.repository, vectors, location })
   })
   const password = process.env.PGPASSWORD
-  const client = PgClient.layer({
-    url: Redacted.make(options.url),
-    ...(password === undefined || new URL(options.url).password !== "" ? {} : { password: Redacted.make(password) }),
-    maxConnections: options.maxConnections ?? 8
-  })
+  const client = Layer.unwrap(
+    Effect.tryPromise({
+      try: () => import(sqlPgPackage) as Promise<typeof SqlPg>,
+      catch: (error) =>
+        new DatabaseError({
+          reason: "open_failed",
+          path: location,
+          detail: `${message(error)}; install @effect/sql-pg beside cairn to use a PostgreSQL store`
+        })
+    }).pipe(Effect.map(({ PgClient }) =>
+      PgClient.layer({
+        url: Redacted.make(options.url),
+        ...(password === undefined || new URL(options.url).password !== "" ? {} : { password: Redacted.make(password) }),
+        maxConnections: options.maxConnections ?? 8
+      })
+    ))
+  )
   return Layer.effect(PgIndex, open).pipe(
     Layer.provide(client),
     Layer.catchTag("SqlError", (error) =>
