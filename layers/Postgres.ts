@@ -43,6 +43,8 @@ export interface PostgresOptions {
   readonly config?: unknown
   readonly tokenCounter?: Layer.Layer<TokenCounter>
   readonly maxConnections?: number
+  /** With pgvector, the repository size from which vectors are searched through an HNSW index (docs/postgres.md). */
+  readonly hnswMinVectors?: number
 }
 
 export type PostgresServices =
@@ -83,7 +85,12 @@ export const postgres = (options: PostgresOptions): Layer.Layer<PostgresServices
   )
   return Stages.layer.pipe(
     Layer.provideMerge(ports),
-    Layer.provideMerge(PgIndex.layer({ url: options.url, repository: options.repository, ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }) })),
+    Layer.provideMerge(PgIndex.layer({
+      url: options.url,
+      repository: options.repository,
+      ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
+      ...(options.hnswMinVectors === undefined ? {} : { hnswMinVectors: options.hnswMinVectors })
+    })),
     Layer.provideMerge(options.tokenCounter ?? TokenCounterDefault.layer),
     Layer.provideMerge(RetrievalConfig.layer(options.config ?? {}))
   )

@@ -40,6 +40,8 @@ export interface StatusReport {
    * `pgvector` where it has the extension, `real[]` (searched exactly) where it has not.
    */
   readonly vectorStorage: "sqlite-vec" | "pgvector" | "real[]"
+  /** Whether vector search scans every vector (`exact`), or reads pgvector's HNSW index, approximate, of a large repository. */
+  readonly vectorSearch: "exact" | "hnsw"
   readonly stale: PendingChanges
   /** Built under other chunking settings than cairn.config.json names: the next index rebuilds it. */
   readonly chunkingChanged: boolean
@@ -72,6 +74,7 @@ export const statusReport = Effect.fn("statusReport.statusReport")(function*(roo
       snapshotHash: m?.snapshotHash ?? null,
       vectorsUnavailable: null,
       vectorStorage: server.vectors,
+      vectorSearch: server.search,
       stale: pending,
       chunkingChanged: m !== undefined && m.chunking !== ChunkingConfig.fingerprint(config.chunking ?? {}, config.discovery?.unredacted),
       damaged: null
@@ -113,6 +116,7 @@ export const statusReport = Effect.fn("statusReport.statusReport")(function*(roo
       snapshotHash: null,
       vectorsUnavailable: null,
       vectorStorage: "sqlite-vec",
+      vectorSearch: "exact",
       stale: { added: [], changed: [], deleted: [] },
       chunkingChanged: false,
       damaged: result.damaged
@@ -130,6 +134,7 @@ export const statusReport = Effect.fn("statusReport.statusReport")(function*(roo
     snapshotHash: m?.snapshot_hash ?? null,
     vectorsUnavailable: result.vectorsUnavailable ?? null,
     vectorStorage: "sqlite-vec",
+    vectorSearch: "exact",
     stale: result.pending,
     chunkingChanged: result.builtUnder !== undefined && result.builtUnder !== ChunkingConfig.fingerprint(config.chunking ?? {}, config.discovery?.unredacted),
     damaged: null

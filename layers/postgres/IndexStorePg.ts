@@ -16,11 +16,12 @@ import { type ChunkText, IndexStore, type IndexWrite, IndexWriteError, type Vect
 import { textArray } from "./PgFilter.ts"
 import { PgIndex } from "./PgIndex.ts"
 import { toChunk } from "./PgRows.ts"
+import { message } from "./PgIndex.ts"
 import { writer } from "./PgWrite.ts"
 
 /** A database failure as the writer reports it; a refusal passes as it is. */
 export const failed = (error: unknown): IndexWriteError =>
-  error instanceof IndexWriteError ? error : refuse("write_failed", error instanceof Error ? error.message : String(error))
+  error instanceof IndexWriteError ? error : refuse("write_failed", message(error))
 
 export const make = Effect.gen(function*() {
   const pg = yield* PgIndex

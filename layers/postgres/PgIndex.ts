@@ -10,6 +10,7 @@ import type * as SqlPg from "@effect/sql-pg"
 import { Context, Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { DatabaseError } from "../sqlite/DatabaseError.ts"
+import * as PgHnsw from "./PgHnsw.ts"
 import { migrate } from "./PgSchema.ts"
 import { describeStore } from "./StoreUrl.ts"
 
@@ -20,6 +21,8 @@ export interface PgIndexShape {
   /** The key of this set's rows: a repository and branch (`name@branch`). */
   readonly repository: string
   readonly vectors: VectorStorage
+  /** With pgvector, the repository size from which its vectors are searched through an HNSW index (PgHnsw.ts). */
+  readonly hnswMinVectors: number
   /** Where the index is, for messages: the URL without its password, and the repository. */
   readonly location: string
 }
@@ -31,13 +34,17 @@ export interface PgOptions {
   readonly url: string
   readonly repository: string
   readonly maxConnections?: number
+  /** With pgvector, how many vectors a repository holds before they get an HNSW index; `Infinity` keeps search exact. */
+  readonly hnswMinVectors?: number
 }
 
-/** The message, and its cause's: a failed migration says which statement failed and why. */
-const message = (error: unknown): string => {
+/** The message, and its cause's: a failed statement says which server error it met, not only "Query failed". */
+export const message = (error: unknown): string => {
   const own = error instanceof Error ? error.message : String(error)
   const cause = typeof error === "object" && error !== null && "cause" in error ? error.cause : undefined
-  return cause === undefined ? own : `${own}: ${message(cause)}`
+  if (cause === undefined) return own
+  const inner = message(cause)
+  return own.includes(inner) ? own : `${own}: ${inner}`
 }
 
 /**
@@ -58,7 +65,7 @@ export const layer = (options: PgOptions): Layer.Layer<PgIndex, DatabaseError> =
           : new DatabaseError({ reason: "open_failed", path: location, detail: message(error) })
       )
     )
-    return PgIndex.of({ sql, repository: options.repository, vectors, location })
+    return PgIndex.of({ sql, repository: options.repository, vectors, location, hnswMinVectors: options.hnswMinVectors ?? PgHnsw.DEFAULT_MIN_VECTORS })
   })
   const password = process.env.PGPASSWORD
   const client = Layer.unwrap(

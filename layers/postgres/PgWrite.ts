@@ -14,6 +14,7 @@ import type { IndexWrite, IndexWriteError, VectorEntry, VectorModel, WriteSummar
 import * as NoteNames from "../sqlite/NoteNames.ts"
 import { numberArray, textArray } from "./PgFilter.ts"
 import type { PgIndexShape } from "./PgIndex.ts"
+import * as PgHnsw from "./PgHnsw.ts"
 import { analyse } from "./PgPostings.ts"
 import { chunkRow } from "./PgRows.ts"
 
@@ -51,7 +52,9 @@ export const writer = (pg: PgIndexShape) => {
     run("DELETE FROM cairn_relations WHERE repository = $1")
   ], { discard: true }))
 
+  // The space's HNSW index goes with it: one over another dimension would refuse the next vectors.
   const dropSpace: Step<void> = Effect.asVoid(Effect.all([
+    PgHnsw.settle(sql, repository, { count: 0, dimension: undefined, minVectors: pg.hnswMinVectors }),
     run("DELETE FROM cairn_vectors WHERE repository = $1"),
     run("DELETE FROM cairn_spaces WHERE repository = $1")
   ], { discard: true }))
@@ -314,6 +317,14 @@ export const writer = (pg: PgIndexShape) => {
           summary.noteCount, summary.relationCount, totals?.tokens ?? "0"
         ]
       )
+      if (pg.vectors === "pgvector") {
+        const [space] = yield* run<{ dimension: number }>("SELECT dimension FROM cairn_spaces WHERE repository = $1")
+        yield* PgHnsw.settle(sql, repository, {
+          count: summary.embeddedCount,
+          dimension: space === undefined ? undefined : Number(space.dimension),
+          minVectors: pg.hnswMinVectors
+        })
+      }
       return summary
     })
 

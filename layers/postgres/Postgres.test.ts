@@ -31,6 +31,7 @@ import * as GraphStorePg from "./GraphStorePg.ts"
 import * as IndexHealthPg from "./IndexHealthPg.ts"
 import * as IndexStorePg from "./IndexStorePg.ts"
 import * as LexicalIndexPg from "./LexicalIndexPg.ts"
+import * as PgHnsw from "./PgHnsw.ts"
 import * as PgIndex from "./PgIndex.ts"
 import { freshRepository, start } from "./testing/PgServer.ts"
 import * as VectorIndexPg from "./VectorIndexPg.ts"
@@ -39,16 +40,17 @@ const server = await start()
 afterAll(() => server.stop(), 30_000)
 
 /** A connection pool over a repository key of its own. */
-const pgIndex = (repository = freshRepository()) => PgIndex.layer({ url: server.url, repository, maxConnections: server.inProcess ? 1 : 2 })
+const pgIndex = (repository = freshRepository(), hnswMinVectors?: number) =>
+  PgIndex.layer({ url: server.url, repository, maxConnections: server.inProcess ? 1 : 2, ...(hnswMinVectors === undefined ? {} : { hnswMinVectors }) })
 
-/** A PgIndex whose repository holds `batch`. */
-const seeded = (batch: IndexWrite, repository = freshRepository()): Layer.Layer<PgIndex.PgIndex, unknown> =>
+/** A PgIndex whose repository holds `batch`; with `hnswMinVectors` 1, its vectors get an HNSW index where pgvector is. */
+const seeded = (batch: IndexWrite, repository = freshRepository(), hnswMinVectors?: number): Layer.Layer<PgIndex.PgIndex, unknown> =>
   Layer.effect(PgIndex.PgIndex, Effect.gen(function*() {
     const pg = yield* PgIndex.PgIndex
     const store = yield* IndexStorePg.make.pipe(Effect.provideService(PgIndex.PgIndex, pg))
     yield* store.write(batch)
     return pg
-  })).pipe(Layer.provide(pgIndex(repository)))
+  })).pipe(Layer.provide(pgIndex(repository, hnswMinVectors)))
 
 const asLexicalError = (error: unknown) =>
   error instanceof LexicalIndexError ? error : new LexicalIndexError({
@@ -80,11 +82,13 @@ const lexicalLayer = (chunks: ReadonlyArray<Chunk>, weights?: ColumnWeights): La
 describe("postgres", () => {
   storeContract("postgres", () => IndexStorePg.layer.pipe(Layer.provide(pgIndex())))
   lexicalContract("postgres", lexicalLayer)
-  vectorContract("postgres", (dimension, entries) =>
-    VectorIndexPg.layer.pipe(
-      Layer.provide(seeded(vectorBatch(dimension, entries))),
-      Layer.catchCause((cause) => Layer.effect(VectorIndex, Effect.fail(asVectorError(cause.reasons[0] !== undefined && "error" in cause.reasons[0] ? cause.reasons[0].error : cause))))
-    ))
+  for (const [name, hnswMinVectors] of [["postgres", undefined], ["postgres through an HNSW index", 1]] as const) {
+    vectorContract(name, (dimension, entries) =>
+      VectorIndexPg.layer.pipe(
+        Layer.provide(seeded(vectorBatch(dimension, entries), freshRepository(), hnswMinVectors)),
+        Layer.catchCause((cause) => Layer.effect(VectorIndex, Effect.fail(asVectorError(cause.reasons[0] !== undefined && "error" in cause.reasons[0] ? cause.reasons[0].error : cause))))
+      ))
+  }
   candidateContract("postgres", (chunks) => CandidateStorePg.layer.pipe(Layer.provide(seeded(coldBuild(chunks)))))
   graphContract("postgres", (edges) => {
     const from = [...new Set(edges.map((edge) => edge.from))]
@@ -134,14 +138,14 @@ describe("postgres against the reference", () => {
       assert.deepStrictEqual(yield* postgres.documentFrequencies(words, 3), yield* memory.documentFrequencies(words, 3))
     }), 120_000)
 
-  it.effect("vector - the reference's nearest, exact scores, under every filter", () =>
+  it.effect.each([["exact", undefined], ["through an HNSW index where pgvector is", 1]] as const)("vector - the reference's nearest, exact scores, under every filter, %s", ([, hnswMinVectors]) =>
     Effect.gen(function*() {
       const chunks = softwareChunks().slice(0, 60)
       let state = 7
       const next = () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32) - 0.5
       const entries = chunks.map((chunk) => ({ chunk, vector: Array.from(Float32Array.from({ length: 8 }, next)) }))
       const memory = yield* VectorIndexMemory.make(8, entries.map((entry) => ({ chunk: entry.chunk, vector: entry.vector })))
-      const context = yield* Layer.build(VectorIndexPg.layer.pipe(Layer.provide(seeded(vectorBatch(8, entries)))))
+      const context = yield* Layer.build(VectorIndexPg.layer.pipe(Layer.provide(seeded(vectorBatch(8, entries), freshRepository(), hnswMinVectors))))
       const postgres = Context.get(context, VectorIndex)
       for (const filter of FILTERS) {
         for (let q = 0; q < 5; q++) {
@@ -149,6 +153,42 @@ describe("postgres against the reference", () => {
           assert.deepStrictEqual(yield* postgres.nearest(query, 10, filter), yield* memory.nearest(query, 10, filter))
         }
       }
+    }), 120_000)
+
+  it.effect("vector - an HNSW index from hnswMinVectors on, in the space's dimension, read by a question, gone below it", () =>
+    Effect.gen(function*() {
+      const repository = freshRepository()
+      const entriesOf = (count: number, dimension: number) =>
+        softwareChunks().slice(0, count).map((chunk, i) => ({ chunk, vector: Array.from({ length: dimension }, (_, j) => Math.cos(i * 7 + j)) }))
+      const pg = Context.get(yield* Layer.build(pgIndex(repository, 20)), PgIndex.PgIndex)
+      const store = yield* IndexStorePg.make.pipe(Effect.provideService(PgIndex.PgIndex, pg))
+      yield* store.write(vectorBatch(8, entriesOf(19, 8)))
+      assert.isUndefined(yield* PgHnsw.present(pg.sql, repository), "below the size, search stays exact")
+      const twenty = entriesOf(20, 8)
+      yield* store.write(vectorBatch(8, twenty))
+      const built = yield* PgHnsw.present(pg.sql, repository)
+      if (pg.vectors === "real[]") {
+        assert.isUndefined(built, "a server without pgvector builds none")
+        return
+      }
+      assert.strictEqual(built, PgHnsw.indexName(repository, 8))
+      const vectors = Context.get(yield* Layer.build(VectorIndexPg.layer.pipe(Layer.provideMerge(Layer.succeed(PgIndex.PgIndex, pg)))), VectorIndex)
+      const hits = yield* vectors.nearest(twenty[3]!.vector, 5, {})
+      assert.strictEqual(hits[0]!.id, twenty[3]!.chunk.id)
+      // The question's form matches the index (its expression and predicate): with scans and sorts
+      // priced out, as at a size where they cost more than the index, the plan reads it.
+      const [plan] = yield* pg.sql.withTransaction(Effect.andThen(
+        pg.sql.unsafe("SELECT set_config('enable_seqscan', 'off', true), set_config('enable_sort', 'off', true)"),
+        pg.sql.unsafe<{ plan: string }>(
+        `EXPLAIN (FORMAT JSON) SELECT v.chunk_id FROM cairn_vectors v JOIN cairn_chunks c ON c.repository = v.repository AND c.id = v.chunk_id ` +
+          `WHERE ${PgHnsw.predicate("v.", repository, 8)} ORDER BY ${PgHnsw.distance("v.embedding", `'[${twenty[3]!.vector.join(",")}]'`, 8)} LIMIT 21`
+      ))).pipe(Effect.map((rows) => rows.map((row) => ({ plan: JSON.stringify(row) }))))
+      assert.include(plan!.plan, built!)
+      // Another space's dimension: the index follows it; fewer vectors than the size: none.
+      yield* store.write({ ...vectorBatch(4, entriesOf(20, 4)), replaceAll: true })
+      assert.strictEqual(yield* PgHnsw.present(pg.sql, repository), PgHnsw.indexName(repository, 4))
+      yield* store.write({ ...vectorBatch(4, entriesOf(5, 4)), replaceAll: true })
+      assert.isUndefined(yield* PgHnsw.present(pg.sql, repository))
     }), 120_000)
 
   it.effect("schema - repositories share one database and never each other's rows", () =>

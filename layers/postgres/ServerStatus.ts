@@ -1,11 +1,12 @@
 /**
  * What `cairn status` says of a repository on a PostgreSQL server: where it is (the URL without its
  * password, and the repository key), its last commit's manifest, the embedder of its vectors, and
- * how the server stores them.
+ * how the server stores and searches them.
  */
 import { Effect } from "effect"
 import * as ChunkingConfig from "../../src/index/chunk/ChunkingConfig.ts"
 import { DatabaseError } from "../sqlite/DatabaseError.ts"
+import * as PgHnsw from "./PgHnsw.ts"
 import * as PgIndexLayer from "./PgIndex.ts"
 import { PgIndex } from "./PgIndex.ts"
 import { describeStore } from "./StoreUrl.ts"
@@ -26,9 +27,11 @@ export const serverStatus = (options: { readonly url: string; readonly repositor
       [repository]
     )
     const [space] = yield* sql.unsafe<{ model_id: string; version: string }>("SELECT model_id, version FROM cairn_spaces WHERE repository = $1", [repository])
+    const hnsw = vectors === "pgvector" ? yield* PgHnsw.present(sql, repository) : undefined
     return {
       location,
       vectors,
+      search: hnsw === undefined ? "exact" as const : "hnsw" as const,
       embedder: space === undefined ? null : space.version,
       manifest: manifest === undefined ? undefined : {
         builtAt: manifest.built_at,

@@ -1,6 +1,7 @@
 /**
- * VectorIndex over `cairn_vectors`, exact. Where the column is pgvector's `vector`, the server
- * ranks candidates by its cosine distance with the retrieval filter in its query, and each is
+ * VectorIndex over `cairn_vectors`. Where the column is pgvector's `vector`, the server ranks
+ * candidates by its cosine distance with the retrieval filter in its query (exactly, or through
+ * the repository's HNSW index once it is large enough: PgHnsw.ts), and each is
  * rescored here as the SQLite layer rescores (float64 cosine of the stored float32 components),
  * filtered again and ordered by score then id; a cut is accepted only when no row it left out
  * could beat the k-th exact score, otherwise every row within reach of it is read. Over `real[]`
@@ -14,6 +15,7 @@ import type { RetrievalFilter } from "../../src/ports/RetrievalFilter.ts"
 import { compile } from "../../src/ports/RetrievalFilter.ts"
 import { VectorIndex, VectorIndexError, type VectorHit } from "../../src/ports/VectorIndex.ts"
 import { chunkClause, numberArray, Params, textArray } from "./PgFilter.ts"
+import * as PgHnsw from "./PgHnsw.ts"
 import { PgIndex } from "./PgIndex.ts"
 import { toChunk } from "./PgRows.ts"
 import * as ResidentVectors from "./ResidentVectorsPg.ts"
@@ -76,16 +78,28 @@ export const make = Effect.gen(function*() {
   const candidates = (vector: ReadonlyArray<number>, filter: RetrievalFilter, limit: number | undefined, floor: number | undefined) => {
     const params = new Params()
     params.add(repository)
-    const similarity = vectors === "pgvector"
-      ? `1 - (v.embedding <=> ${params.add(`[${numberArray(vector).slice(1, -1)}]`)}::vector)`
-      : `cairn_cosine(v.embedding, ${params.add(numberArray(vector))}::float8[])`
+    const from = "FROM cairn_vectors v JOIN cairn_chunks c ON c.repository = v.repository AND c.id = v.chunk_id"
+    if (vectors === "pgvector") {
+      // In the form of the repository's HNSW index (PgHnsw.ts), if it has one, so that a cut is
+      // read through it; the repository and the cut as literals, which a generic plan can match.
+      const distance = PgHnsw.distance("v.embedding", params.add(`[${numberArray(vector).slice(1, -1)}]`), dimension)
+      const where = chunkClause(filter, "c", params)
+      const above = floor === undefined ? "" : ` AND 1 - ${distance} >= ${params.add(floor)}::float8`
+      const cut = limit === undefined ? "" : ` ORDER BY ${distance} LIMIT ${Math.floor(limit)}`
+      const query = sql.unsafe<{ id: string; embedding: string; similarity: number; body: string }>(
+        `SELECT v.chunk_id AS id, v.embedding::text AS embedding, 1 - ${distance} AS similarity, c.body ${from} ` +
+          `WHERE v.repository = $1 AND ${PgHnsw.predicate("v.", repository, dimension)} AND ${where}${above}${cut}`,
+        params.values
+      )
+      return limit === undefined ? query : sql.withTransaction(Effect.andThen(PgHnsw.searchSettings(sql, limit), query))
+    }
+    const similarity = `cairn_cosine(v.embedding, ${params.add(numberArray(vector))}::float8[])`
     const where = chunkClause(filter, "c", params)
     const above = floor === undefined ? "" : ` WHERE s.similarity >= ${params.add(floor)}::float8`
     const cut = limit === undefined ? "" : ` LIMIT ${params.add(limit)}`
     return sql.unsafe<{ id: string; embedding: string; similarity: number; body: string }>(
       `SELECT * FROM (SELECT v.chunk_id AS id, v.embedding::text AS embedding, ${similarity} AS similarity, c.body ` +
-        `FROM cairn_vectors v JOIN cairn_chunks c ON c.repository = v.repository AND c.id = v.chunk_id ` +
-        `WHERE v.repository = $1 AND ${where}) s${above} ORDER BY s.similarity DESC, s.id${cut}`,
+        `${from} WHERE v.repository = $1 AND ${where}) s${above} ORDER BY s.similarity DESC, s.id${cut}`,
       params.values
     )
   }
@@ -176,7 +190,8 @@ export const make = Effect.gen(function*() {
       if (wanted !== undefined && rows.length === wanted && hits.length >= k) {
         // A row left out ranked at or below the last one fetched; it can beat the k-th only within rounding.
         const kth = hits[k - 1]!.score
-        const last = Number(rows.at(-1)!.similarity)
+        // The least similar row fetched: through an HNSW index the rows need not come in order.
+        const last = rows.reduce((least, row) => Math.min(least, Number(row.similarity)), Infinity)
         if (last >= kth - 2 * tolerance) hits = rescore(yield* candidates(vector, filter, undefined, kth - 2 * tolerance))
       }
       return Number.isFinite(k) ? hits.slice(0, k) : hits

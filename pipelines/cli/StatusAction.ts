@@ -15,7 +15,11 @@ const runHere = Effect.fn("cli.status")(function*({ json, root }: StatusInput) {
   yield* Console.log([
     status.built ? `index ${status.index}: built ${status.builtAt} (${status.ageSeconds} s ago)` : `index ${status.index}: never built; run \`cairn index\``,
     `${status.chunks} chunks, ${status.embedded} embedded${status.embedder === null ? "" : ` by ${status.embedder}`}` +
-      (status.vectorStorage === "sqlite-vec" ? "" : `; vectors stored as ${status.vectorStorage === "pgvector" ? "pgvector" : "real[] (the server has no pgvector), searched exactly"}`),
+      (status.vectorStorage === "sqlite-vec" ? "" : `; vectors stored as ${
+        status.vectorStorage === "pgvector"
+          ? `pgvector, searched ${status.vectorSearch === "hnsw" ? "through an HNSW index (approximate)" : "exactly"}`
+          : "real[] (the server has no pgvector), searched exactly"
+      }`),
     ...(status.vectorsUnavailable === null ? [] : [`vector search is off: ${status.vectorsUnavailable}; answers come from the lexical legs`]),
     ...(status.chunkingChanged ? ["built under other chunking settings than cairn.config.json names: the next `cairn index` rebuilds it"] : []),
     staleCount === 0
