@@ -91,7 +91,10 @@ export const make = Effect.gen(function*() {
           `WHERE v.repository = $1 AND ${PgHnsw.predicate("v.", repository, dimension)} AND ${where}${above}${cut}`,
         params.values
       )
-      return limit === undefined ? query : sql.withTransaction(Effect.andThen(PgHnsw.searchSettings(sql, limit), query))
+      if (limit === undefined) return query
+      // The index's settings need a transaction of their own; a repository without one needs neither.
+      return Effect.flatMap(PgHnsw.present(sql, repository), (index) =>
+        index === undefined ? query : sql.withTransaction(Effect.andThen(PgHnsw.searchSettings(sql), query)))
     }
     const similarity = `cairn_cosine(v.embedding, ${params.add(numberArray(vector))}::float8[])`
     const where = chunkClause(filter, "c", params)
