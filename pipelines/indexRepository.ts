@@ -26,6 +26,7 @@ import type { Listing } from "../src/discovery/Walk.ts"
 import { isNoteFile } from "../src/index/chunk/NoteFiles.ts"
 import * as ChunkingConfig from "../src/index/chunk/ChunkingConfig.ts"
 import { Training } from "../src/ports/Training.ts"
+import type { EmbedderShape } from "../src/ports/Embedder.ts"
 import type { TextEncoderModel } from "../src/index/HashingEmbedder.ts"
 import * as Lsa from "../src/index/LatentSemanticEmbedder.ts"
 import type { NoteEdge } from "../src/ports/GraphStore.ts"
@@ -48,6 +49,7 @@ import type { IndexMemory } from "./indexMemory.ts"
 import * as ScanCacheFile from "./scanCacheFile.ts"
 import { type ChunkedPart, noteChunks } from "./noteChunks.ts"
 import { compareIds } from "../src/domain/Ranking.ts"
+import { embedInSteps, MODEL_STEP, runCache } from "./modelEmbedding.ts"
 
 export interface IndexOptions {
   readonly root: string
@@ -64,6 +66,13 @@ export interface IndexOptions {
   readonly onProgress?: (event: IndexProgress) => void
   /** Carried across runs by a long-lived process (see indexMemory.ts); a one-shot run reads `.cairn/`. */
   readonly memory?: IndexMemory
+  /**
+   * A model of the caller's (an HTTP endpoint: `models.embedder`, docs/models.md) in place of the
+   * corpus-trained one. Its vectors are cached by content hash (`EmbeddingCache`, else
+   * `.cairn/embeddings.sqlite`), so a text is sent to it once; an index of another model, version or
+   * dimension is re-embedded whole, never mixed.
+   */
+  readonly embedder?: EmbedderShape
 }
 
 export type IndexProgress =
@@ -75,7 +84,8 @@ export type IndexProgress =
   | { readonly _tag: "Writing"; readonly chunks: number }
   /** A cold build's chunks are written; the embedder is being fitted on a sample of this many. */
   | { readonly _tag: "Training"; readonly chunks: number }
-  | { readonly _tag: "Embedding"; readonly chunks: number }
+  /** Chunks being embedded; with `done`, how many of them a model has embedded so far. */
+  | { readonly _tag: "Embedding"; readonly chunks: number; readonly done?: number }
   | { readonly _tag: "Written" }
 
 export interface IndexReport {
@@ -532,9 +542,13 @@ const scanForIndex = Effect.fn("indexRepository.scanForIndex")(function*(options
   // Chunks made under other chunking settings are not these settings' chunks: start over.
   const rechunk = manifest !== undefined && (yield* writer.builtUnder) !== chunking.fingerprint
   // Without sqlite-vec no vector is stored, so there is no embedder to fit: only a rebuild or new
-  // chunking settings rewrite every note.
-  const retrain = writer.vectorsUnavailable === undefined &&
-    (options.rebuild === true || rechunk || space === undefined || space.modelId !== LSA_MODEL_ID)
+  // chunking settings rewrite every note. A caller's model re-embeds everything when the stored
+  // vectors are not its own, exactly: another model, version or dimension would mix spaces.
+  const external = options.embedder
+  const foreignSpace = space === undefined || (external === undefined
+    ? space.modelId !== LSA_MODEL_ID
+    : space.modelId !== external.id || space.version !== external.version || space.dimension !== external.dimension)
+  const retrain = writer.vectorsUnavailable === undefined && (options.rebuild === true || rechunk || foreignSpace)
   const rewrite = retrain || options.rebuild === true || rechunk
   const scanned = yield* scanSince({
     root: options.root,
@@ -723,6 +737,39 @@ const writeRetrained = Effect.fn("indexRepository.writeRetrained")(function*(
   return { summary, embedded: sample.offered(), reused: 0, encoder } satisfies Written
 })
 
+/**
+ * A cold build with a caller's model: the parts are written as they are chunked, then every chunk
+ * is read back in id order, a step at a time, and embedded through the cache. The model's space
+ * (id, version, dimension) is the build's; nothing of the model itself is stored.
+ */
+const writeModelEmbedded = Effect.fn("indexRepository.writeModelEmbedded")(function*(
+  root: string,
+  embedder: EmbedderShape,
+  parts: Parts,
+  header: Header,
+  progress: (event: IndexProgress) => void
+) {
+  const writer = yield* IndexStore
+  const cache = yield* runCache(root)
+  let total = 0
+  let done = 0
+  let cached = 0
+  const summary = yield* writer.rebuild({ ...header, parts: Stream.tap(parts, (part) => Effect.sync(() => { total += part.chunks.length })) }, (store) =>
+    Effect.gen(function*() {
+      yield* store.open({ id: embedder.id, version: embedder.version, dimension: embedder.dimension })
+      yield* reported(progress, { _tag: "Embedding", chunks: total, done: 0 })
+      yield* Stream.runForEach(store.texts(MODEL_STEP), (page) =>
+        Effect.gen(function*() {
+          const step = yield* embedInSteps(embedder, cache, page, { of: total, unread: total - done - page.length })
+          yield* store.add(step.entries)
+          done += page.length
+          cached += step.cached
+          yield* reported(progress, { _tag: "Embedding", chunks: total, done })
+        }))
+    }))
+  return { summary, embedded: total - cached, reused: cached, encoder: undefined } satisfies Written
+})
+
 /** A cold build where no vector can be stored: the parts written as they are chunked, vectors already stored left as they are (see IndexStore). */
 const rebuiltWithoutVectors = Effect.fn("indexRepository.rebuiltWithoutVectors")(function*(parts: Parts, header: Header) {
   const writer = yield* IndexStore
@@ -740,14 +787,18 @@ const writeWithoutVectors = Effect.fn("indexRepository.writeWithoutVectors")(fun
 const writeWithStoredModel = Effect.fn("indexRepository.writeWithStoredModel")(function*(
   content: Content,
   scan: Scan,
-  memory: IndexMemory | undefined,
+  options: IndexOptions,
   progress: (event: IndexProgress) => void
 ) {
   const writer = yield* IndexStore
   const { chunks } = content
   const { changed, deleted } = scan
   const space = scan.space!
-  const encoder = memory?.encoder !== undefined && memory.encoder.version === space.version
+  const memory = options.memory
+  // The caller's model, when it is the stored space's (the scan re-embeds everything otherwise).
+  const external = options.embedder
+  const encoder = external !== undefined ? undefined
+    : memory?.encoder !== undefined && memory.encoder.version === space.version
     ? memory.encoder
     : Lsa.encoder(yield* Lsa.decodeModel((yield* writer.vectorSpace)?.model ?? "").pipe(Effect.orDie))
   const existing = yield* writer.storedChunks(changed)
@@ -761,22 +812,27 @@ const writeWithStoredModel = Effect.fn("indexRepository.writeWithStoredModel")(f
   const unembedded = manifest !== undefined && manifest.embeddedCount < manifest.chunkCount
     ? yield* writer.unembedded([...changed, ...deleted])
     : []
-  yield* reported(progress, { _tag: "Embedding", chunks: toEmbed.length + unembedded.length })
-  const entries = [...toEmbed, ...unembedded].map((chunk) => ({ chunkId: chunk.id as ChunkId, vector: encoder.embedOne(chunk.text) }))
+  const pending = [...toEmbed, ...unembedded]
+  yield* reported(progress, { _tag: "Embedding", chunks: pending.length })
+  const model = external === undefined ? undefined : yield* embedInSteps(external, yield* runCache(options.root), pending, {
+    onStep: (done) => reported(progress, { _tag: "Embedding", chunks: pending.length, done })
+  })
+  const entries = model?.entries ?? pending.map((chunk) => ({ chunkId: chunk.id as ChunkId, vector: encoder!.embedOne(chunk.text) }))
   yield* reported(progress, { _tag: "Writing", chunks: chunks.length })
   const summary = yield* writer.write({
     ...content,
     vectors: { model: { id: space.modelId, version: space.version, dimension: space.dimension }, entries }
   })
-  return { summary, embedded: entries.length, reused: chunks.length - toEmbed.length, encoder } satisfies Written
+  const cached = model?.cached ?? 0
+  return { summary, embedded: entries.length - cached, reused: chunks.length - toEmbed.length + cached, encoder } satisfies Written
 })
 
 /** A refresh's one batch, with vectors from the stored model where sqlite-vec can store them. */
-const writeRefresh = Effect.fn("indexRepository.writeRefresh")(function*(content: Content, scan: Scan, memory: IndexMemory | undefined, progress: (event: IndexProgress) => void) {
+const writeRefresh = Effect.fn("indexRepository.writeRefresh")(function*(content: Content, scan: Scan, options: IndexOptions, progress: (event: IndexProgress) => void) {
   const writer = yield* IndexStore
   return writer.vectorsUnavailable !== undefined
     ? yield* writeWithoutVectors(content, progress)
-    : yield* writeWithStoredModel(content, scan, memory, progress)
+    : yield* writeWithStoredModel(content, scan, options, progress)
 })
 
 /**
@@ -813,12 +869,13 @@ const writeIndex = Effect.fn("indexRepository.writeIndex")(function*(options: In
       manifest: { snapshotHash: scan.snapshotHash, builtAt: new Date(options.now).toISOString(), chunking: chunking.fingerprint }
     }
     // A retrain fits the latent semantic model on a sample of the chunks, once they are written,
-    // then embeds them all; a rewrite without sqlite-vec writes them alone. Either streams the
+    // then embeds them all (a caller's model needs no fitting, and embeds them all); a rewrite without sqlite-vec writes them alone. Either streams the
     // repository through in parts. An incremental run is one batch of what moved: its chunks, with
     // vectors from the stored model for those whose text the index has none for.
-    const { summary, embedded, reused, encoder }: Written = retrain ? yield* writeRetrained(parts, header, progress)
+    const { summary, embedded, reused, encoder }: Written = retrain
+      ? options.embedder === undefined ? yield* writeRetrained(parts, header, progress) : yield* writeModelEmbedded(options.root, options.embedder, parts, header, progress)
       : writer.vectorsUnavailable !== undefined && scan.rewrite ? yield* rebuiltWithoutVectors(parts, header)
-      : yield* writeRefresh({ ...(yield* collected(parts)), deleteNotes: deleted, ...header }, scan, memory, progress)
+      : yield* writeRefresh({ ...(yield* collected(parts)), deleteNotes: deleted, ...header }, scan, options, progress)
     // Only now, with the index committed, may the files vouch for this scan.
     if (scan.files !== undefined) yield* scan.files.commit
     if (memory !== undefined && scan.kept !== undefined) {

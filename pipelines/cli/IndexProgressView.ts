@@ -43,7 +43,9 @@ const stepOf = (event: IndexProgress): Step | undefined => {
     case "Training":
       return { name: "training", text: `cairn: training the embedder on ${event.chunks} chunks`, done: 0, total: 0 }
     case "Embedding":
-      return { name: "embedding", text: `cairn: embedding ${event.chunks} chunks`, done: 0, total: 0 }
+      return event.done === undefined
+        ? { name: "embedding", text: `cairn: embedding ${event.chunks} chunks`, done: 0, total: 0 }
+        : { name: "embedding", text: `cairn: embedded ${event.done}/${event.chunks} chunks`, done: event.done, total: event.chunks }
     case "Written":
       return { name: "written", text: "cairn: written", done: 0, total: 0 }
   }
