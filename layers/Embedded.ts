@@ -10,6 +10,8 @@
 import { Cause, Context, Effect, Layer } from "effect"
 import type { InvalidInput } from "../src/domain/InvalidInput.ts"
 import type { CandidateStore } from "../src/ports/CandidateStore.ts"
+import type { Embedder } from "../src/ports/Embedder.ts"
+import type { Reranker } from "../src/ports/Reranker.ts"
 import type { ConsistentRead } from "../src/ports/ConsistentRead.ts"
 import type { GraphStore } from "../src/ports/GraphStore.ts"
 import type { IndexHealth } from "../src/ports/IndexHealth.ts"
@@ -26,6 +28,7 @@ import * as EmbedderSqlite from "./sqlite/EmbedderSqlite.ts"
 import * as GraphStoreSqlite from "./sqlite/GraphStoreSqlite.ts"
 import * as IndexHealthSqlite from "./sqlite/IndexHealthSqlite.ts"
 import * as IndexStoreSqlite from "./sqlite/IndexStoreSqlite.ts"
+import * as ProvidedEmbedder from "./ProvidedEmbedder.ts"
 import * as LexicalIndexSqlite from "./sqlite/LexicalIndexSqlite.ts"
 import * as VectorIndexSqlite from "./sqlite/VectorIndexSqlite.ts"
 import { readSpaceHeader } from "./sqlite/VectorTable.ts"
@@ -41,6 +44,13 @@ export interface EmbeddedOptions {
   /** RetrievalConfig overrides, validated. */
   readonly config?: unknown
   readonly tokenCounter?: Layer.Layer<TokenCounter>
+  /**
+   * The model that embedded the index, when it is not one the file stores (an HTTP model,
+   * docs/models.md); a question is embedded by it, once the stored vectors are found to be its own.
+   */
+  readonly embedder?: Layer.Layer<Embedder>
+  /** A reranker for stage 6 (an HTTP model); without one, rerank is skipped. */
+  readonly reranker?: Layer.Layer<Reranker>
 }
 
 /** The repository whose files the index was built from. */
@@ -65,7 +75,10 @@ export type EmbeddedServices =
  * not load (the health reading says so in every pack). Stored vectors that cannot be read get
  * services that fail with why, so the leg is reported failed rather than left out in silence.
  */
-const dense = Layer.merge(VectorIndexSqlite.layer, EmbedderSqlite.layer).pipe(
+const dense = (embedder: Layer.Layer<Embedder> | undefined) => Layer.merge(
+  VectorIndexSqlite.layer,
+  embedder === undefined ? EmbedderSqlite.layer : ProvidedEmbedder.matching(embedder).pipe(Layer.provide(IndexStoreSqlite.layer))
+).pipe(
   Layer.catchCause((cause) =>
     Layer.unwrap(Effect.gen(function*() {
       const { connection, vectorsUnavailable } = yield* Database.Database
@@ -101,7 +114,8 @@ export const embedded = (
     GraphStoreSqlite.layer,
     IndexHealthSqlite.layer,
     IndexStoreSqlite.layer,
-    dense,
+    dense(options.embedder),
+    options.reranker ?? Layer.empty,
     // A new object per build: what is known of the files is known of one opened index.
     Layer.sync(IndexedRepository, () => ({ root: options.root }))
   )

@@ -10,6 +10,8 @@
 import { Cause, Effect, Layer } from "effect"
 import type { InvalidInput } from "../src/domain/InvalidInput.ts"
 import type { CandidateStore } from "../src/ports/CandidateStore.ts"
+import type { Embedder } from "../src/ports/Embedder.ts"
+import type { Reranker } from "../src/ports/Reranker.ts"
 import type { ConsistentRead } from "../src/ports/ConsistentRead.ts"
 import type { GraphStore } from "../src/ports/GraphStore.ts"
 import type { IndexHealth } from "../src/ports/IndexHealth.ts"
@@ -26,6 +28,7 @@ import * as IndexHealthPg from "./postgres/IndexHealthPg.ts"
 import * as IndexStorePg from "./postgres/IndexStorePg.ts"
 import * as LexicalIndexPg from "./postgres/LexicalIndexPg.ts"
 import * as PgIndex from "./postgres/PgIndex.ts"
+import * as ProvidedEmbedder from "./ProvidedEmbedder.ts"
 import * as VectorIndexPg from "./postgres/VectorIndexPg.ts"
 import type { DatabaseError } from "./sqlite/DatabaseError.ts"
 import * as DenseUnreadable from "./sqlite/DenseUnreadable.ts"
@@ -45,6 +48,10 @@ export interface PostgresOptions {
   readonly maxConnections?: number
   /** With pgvector, the repository size from which vectors are searched through an HNSW index (docs/postgres.md). */
   readonly hnswMinVectors?: number
+  /** The model that embedded the repository, when the database does not store it (an HTTP model, docs/models.md). */
+  readonly embedder?: Layer.Layer<Embedder>
+  /** A reranker for stage 6 (an HTTP model); without one, rerank is skipped. */
+  readonly reranker?: Layer.Layer<Reranker>
 }
 
 export type PostgresServices =
@@ -60,7 +67,10 @@ export type PostgresServices =
   | TokenCounter
 
 /** Vectors and the embedder that wrote them; nothing when the repository holds none. */
-const dense = Layer.merge(VectorIndexPg.layer, EmbedderPg.layer).pipe(
+const dense = (embedder: Layer.Layer<Embedder> | undefined) => Layer.merge(
+  VectorIndexPg.layer,
+  embedder === undefined ? EmbedderPg.layer : ProvidedEmbedder.matching(embedder)
+).pipe(
   Layer.catchCause((cause) =>
     Layer.unwrap(Effect.gen(function*() {
       const store = yield* IndexStore
@@ -79,7 +89,8 @@ export const postgres = (options: PostgresOptions): Layer.Layer<PostgresServices
     ConsistentReadPg.layer,
     GraphStorePg.layer,
     IndexHealthPg.layer,
-    dense.pipe(Layer.provide(IndexStorePg.layer)),
+    dense(options.embedder).pipe(Layer.provide(IndexStorePg.layer)),
+    options.reranker ?? Layer.empty,
     IndexStorePg.layer,
     Layer.sync(IndexedRepository, () => ({ root: options.root }))
   )

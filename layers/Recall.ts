@@ -6,6 +6,7 @@ import { Layer } from "effect"
 import type { InvalidInput } from "../src/domain/InvalidInput.ts"
 import type { EmbedderError } from "../src/ports/Embedder.ts"
 import type { LexicalIndexError } from "../src/ports/LexicalIndex.ts"
+import type { Reranker } from "../src/ports/Reranker.ts"
 import type { TokenCounter } from "../src/ports/TokenCounter.ts"
 import type { VectorIndexError } from "../src/ports/VectorIndex.ts"
 import * as RetrievalConfig from "../src/RetrievalConfig.ts"
@@ -26,6 +27,8 @@ export interface ReferenceOptions {
   readonly tokenCounter?: Layer.Layer<TokenCounter>
   /** Stage layers that replace the shipped ones (an ablation swaps a stage, e.g. `Dedup.layerOff`). */
   readonly stages?: StageLayer
+  /** A reranker for stage 6 (an HTTP model, for a bench condition); without one, rerank is skipped. */
+  readonly reranker?: Layer.Layer<Reranker, InvalidInput>
 }
 
 /** The whole recall stack over the in-memory reference backends. */
@@ -36,6 +39,7 @@ export const reference = (
   // A swapped stage is merged over the shipped ones, which still provide every other stage.
   (options.stages === undefined ? Stages.layer : Layer.merge(Stages.layer, options.stages as Layer.Layer<Stages.StageServices>)).pipe(
     Layer.provideMerge(Reference.layer(corpus, options.dense === undefined ? {} : { dense: options.dense })),
+    Layer.provideMerge(options.reranker ?? Layer.empty),
     Layer.provideMerge(options.tokenCounter ?? TokenCounterDefault.layer),
     Layer.provideMerge(RetrievalConfig.layer(options.config ?? {}))
   )

@@ -102,6 +102,8 @@ export const recallLayer = (options: Embedded.EmbeddedOptions): Layer.Layer<Reca
       url: location.url,
       repository: location.repository,
       ...(options.config === undefined ? {} : { config: options.config }),
-      ...(options.tokenCounter === undefined ? {} : { tokenCounter: options.tokenCounter })
+      ...(options.tokenCounter === undefined ? {} : { tokenCounter: options.tokenCounter }),
+      ...(options.embedder === undefined ? {} : { embedder: options.embedder }),
+      ...(options.reranker === undefined ? {} : { reranker: options.reranker })
     })
   }).pipe(Effect.provide(NodeFileSystem.layer)))

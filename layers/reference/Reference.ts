@@ -13,6 +13,7 @@ import type { IndexHealth } from "../../src/ports/IndexHealth.ts"
 import type { LexicalIndex, LexicalIndexError } from "../../src/ports/LexicalIndex.ts"
 import { VectorIndex, type VectorIndexError } from "../../src/ports/VectorIndex.ts"
 import type { EmbedderError } from "../../src/ports/Embedder.ts"
+import type { InvalidInput } from "../../src/domain/InvalidInput.ts"
 import { RetrievalConfig } from "../../src/RetrievalConfig.ts"
 import * as CandidateStoreMemory from "./CandidateStoreMemory.ts"
 import * as EmbedderMemory from "./EmbedderMemory.ts"
@@ -29,7 +30,8 @@ export interface Corpus {
   readonly canonicality?: ReadonlyMap<string, number>
 }
 
-export type Dense = "latent-semantic" | "hashing" | "none"
+/** The dense leg: a built-in model, none, or a model of the caller's (an HTTP endpoint, for a bench condition). */
+export type Dense = "latent-semantic" | "hashing" | "none" | Layer.Layer<Embedder, EmbedderError | InvalidInput>
 
 export type CorePorts = LexicalIndex | CandidateStore | GraphStore | IndexHealth
 
@@ -52,8 +54,9 @@ export const core = (corpus: Corpus): Layer.Layer<CorePorts, LexicalIndexError> 
 export const dense = (
   corpus: Corpus,
   kind: Exclude<Dense, "none">
-): Layer.Layer<Embedder | VectorIndex, EmbedderError | VectorIndexError> => {
-  const embedder = kind === "hashing"
+): Layer.Layer<Embedder | VectorIndex, EmbedderError | VectorIndexError | InvalidInput> => {
+  const embedder = typeof kind !== "string" ? kind
+    : kind === "hashing"
     ? EmbedderMemory.layerHashing()
     : EmbedderMemory.layerTrained(corpus.chunks.map((chunk) => chunk.text))
   const index = Layer.unwrap(Effect.gen(function*() {
@@ -71,7 +74,7 @@ export const dense = (
 export const layer = (
   corpus: Corpus,
   options: { readonly dense?: Dense } = {}
-): Layer.Layer<CorePorts, LexicalIndexError | EmbedderError | VectorIndexError> => {
+): Layer.Layer<CorePorts, LexicalIndexError | EmbedderError | VectorIndexError | InvalidInput> => {
   const kind = options.dense ?? "latent-semantic"
   if (kind === "none") return core(corpus)
   return Layer.merge(core(corpus), dense(corpus, kind))
