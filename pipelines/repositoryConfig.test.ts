@@ -29,7 +29,15 @@ describe("repositoryConfig", () => {
     Effect.gen(function*() {
       const none = yield* withConfig(undefined)
       assert.isTrue(none._tag === "Success" && Object.keys(none.success).length === 0)
-      const settings = { chunking: { targetTokens: 250, agentPatterns: ["renovate"] }, discovery: { exclude: ["fixtures/"] }, retrieval: { rerankLimit: 16 } }
+      const settings: RepositoryConfig.RepositoryConfig = {
+        chunking: { targetTokens: 250, agentPatterns: ["renovate"] },
+        discovery: { exclude: ["fixtures/"] },
+        retrieval: { rerankLimit: 16 },
+        models: {
+          embedder: { kind: "openai", url: "http://localhost:8080/v1", model: "nomic-embed-text", dimensions: 768, keyEnv: "EMBED_KEY", batchSize: 32 },
+          reranker: { kind: "tei", url: "http://localhost:8081", model: "bge-reranker-base", timeoutMs: 5_000 }
+        }
+      }
       const read = yield* withConfig(JSON.stringify(settings))
       assert.isTrue(read._tag === "Success")
       assert.deepStrictEqual(read._tag === "Success" ? read.success : undefined, settings)
@@ -45,7 +53,16 @@ describe("repositoryConfig", () => {
         [JSON.stringify({ discovery: { exclude: "fixtures/" } }), "discovery.exclude"],
         [JSON.stringify({ retrieval: { rerankLimit: -3 } }), "retrieval.rerankLimit"],
         [JSON.stringify({ shadow: { retrieval: { rerankLimit: -3 } } }), "shadow.retrieval.rerankLimit"],
-        [JSON.stringify({ shadow: { rerankLimit: 3 } }), "shadow.rerankLimit"]
+        [JSON.stringify({ shadow: { rerankLimit: 3 } }), "shadow.rerankLimit"],
+        [JSON.stringify({ models: { embedder: { kind: "openai", url: "localhost:8080", model: "m", dimensions: 8 } } }), "models.embedder.url"],
+        [JSON.stringify({ models: { embedder: { kind: "openai", url: "http://key:secret@localhost:8080", model: "m", dimensions: 8 } } }), "models.embedder.url"],
+        [JSON.stringify({ models: { embedder: { kind: "tei", url: "http://localhost:8080", model: "m", dimensions: 8 } } }), "models.embedder.kind"],
+        [JSON.stringify({ models: { embedder: { kind: "ollama", url: "http://localhost:11434", model: "m" } } }), "models.embedder.dimensions"],
+        [JSON.stringify({ models: { embedder: { kind: "ollama", url: "http://localhost:11434", model: "m", dimensions: 8, batchSize: 0 } } }), "models.embedder.batchSize"],
+        [JSON.stringify({ models: { embedder: { kind: "ollama", url: "http://localhost:11434", model: "m", dimensions: 8, apiKey: "sk-1" } } }), "models.embedder.apiKey"],
+        [JSON.stringify({ models: { reranker: { kind: "cohere", url: "https://api.cohere.com/v2", model: "r", keyEnv: "1KEY" } } }), "models.reranker.keyEnv"],
+        [JSON.stringify({ models: { reranker: { kind: "tei", url: "http://localhost:8081", model: "" } } }), "models.reranker.model"],
+        [JSON.stringify({ models: { generator: {} } }), "models.generator"]
       ]
       for (const [text, field] of cases) {
         const error = yield* failure(text)

@@ -9,7 +9,8 @@
  *   "chunking": { "targetTokens": 250, "agentPatterns": ["[bot]", "renovate"] },
  *   "discovery": { "exclude": ["fixtures/"], "unredacted": ["docs/example-keys.md"] },
  *   "retrieval": { "rerankLimit": 16 },
- *   "shadow": { "retrieval": { "publishCapPerNote": 2 } }
+ *   "shadow": { "retrieval": { "publishCapPerNote": 2 } },
+ *   "models": { "embedder": { "kind": "ollama", "url": "http://localhost:11434", "model": "nomic-embed-text", "dimensions": 768 } }
  * }
  * ```
  */
@@ -17,6 +18,7 @@ import { Effect, FileSystem, Option, Path, Schema } from "effect"
 import type { PlatformError } from "effect"
 import { fromSchemaError, InvalidInput } from "../src/domain/InvalidInput.ts"
 import * as ChunkingConfig from "../src/index/chunk/ChunkingConfig.ts"
+import * as ModelConfig from "../layers/http-models/ModelConfig.ts"
 import * as RetrievalConfig from "../src/RetrievalConfig.ts"
 
 export const CONFIG_FILE = "cairn.config.json"
@@ -39,7 +41,9 @@ const ConfigFile = Schema.Struct({
    * A candidate configuration `ask` runs beside the shipped one (pipelines/shadow.ts): overrides
    * over `retrieval`; what the two returned differently is appended to `.cairn/shadow.jsonl`.
    */
-  shadow: Schema.optionalKey(Schema.Struct({ retrieval: Schema.Record(Schema.String, Schema.Unknown) }))
+  shadow: Schema.optionalKey(Schema.Struct({ retrieval: Schema.Record(Schema.String, Schema.Unknown) })),
+  /** An embedding model and a reranker behind HTTP endpoints (layers/http-models, docs/models.md). */
+  models: Schema.optionalKey(ModelConfig.ModelsConfig)
 })
 export type RepositoryConfig = typeof ConfigFile.Type
 
