@@ -78,6 +78,9 @@ export const DEFAULTS = {
   concurrency: 4
 } as const
 
+/** The file a `models` section is read from, named in its errors. */
+export const CONFIG_FILE_NAME = "cairn.config.json"
+
 const decodeStrict = Schema.decodeUnknownEffect(ModelsConfig)
 
 /** Checks a `models` section; an unknown key or a bad value fails naming the field (`models.embedder.url`). */
