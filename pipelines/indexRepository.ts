@@ -557,7 +557,8 @@ const scanForIndex = Effect.fn("indexRepository.scanForIndex")(function*(options
     remembered,
     manifest,
     previous: memory?.snapshot,
-    rebuild: options.rebuild === true || rechunk,
+    // Vectors of another model are all replaced, however few files moved: no scan may call that up to date.
+    rebuild: options.rebuild === true || rechunk || retrain,
     keepsCache: memory !== undefined,
     patchable: memory === undefined && !rewrite && manifest !== undefined ? { notes: manifest.noteCount, held: writer.noteCount, hashesOf: writer.noteHashesOf } : undefined,
     onProgress: progress

@@ -16,6 +16,7 @@ import * as ChunkingConfig from "../src/index/chunk/ChunkingConfig.ts"
 import type { RecallOptions } from "./api.ts"
 import * as RepositoryConfig from "./repositoryConfig.ts"
 import { settle } from "./settle.ts"
+import { configuredModels, recallModels } from "./configuredModels.ts"
 import { changedCount, reportingChanges } from "./staleness.ts"
 
 export interface OpenOptions {
@@ -64,12 +65,13 @@ export const openCairn = async (options: OpenOptions): Promise<Cairn> => {
   // The repository's settings, with what the caller names in their place; checked before anything opens.
   const settings = await settle(platform.runPromiseExit(Effect.gen(function*() {
     const repository = yield* RepositoryConfig.read(options.root)
-    return { repository, chunking: yield* ChunkingConfig.decode(options.chunking ?? repository.chunking) }
+    return { repository, chunking: yield* ChunkingConfig.decode(options.chunking ?? repository.chunking), models: yield* configuredModels(repository) }
   }))).catch(async (error: unknown) => {
     await platform.dispose()
     throw error
   })
-  const { chunking, repository } = settings
+  const { chunking, models, repository } = settings
+  const embedder = models.embedder === undefined ? {} : { embedder: models.embedder }
   const discovery = repository.discovery === undefined ? {} : { discovery: repository.discovery }
   const config = options.config ?? repository.retrieval
   // Kept across refreshes, so a refresh re-reads what changed rather than the last snapshot.
@@ -77,7 +79,7 @@ export const openCairn = async (options: OpenOptions): Promise<Cairn> => {
   const reindex = () =>
     settle(platform.runPromiseExit(Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
-      return yield* indexOrRepair({ root: options.root, now, memory, chunking, ...discovery })
+      return yield* indexOrRepair({ root: options.root, now, memory, chunking, ...discovery, ...embedder })
     })))
   // What the handle knows of the files since the build: none changed right after its refresh, its
   // last status counted them; unknown otherwise, and then the first question counts them.
@@ -85,7 +87,7 @@ export const openCairn = async (options: OpenOptions): Promise<Cairn> => {
   // The recall layers are rebuilt after a refresh, so a retrained embedder is picked up.
   const open = () =>
     ManagedRuntime.make(reportingChanges(() => filesChanged).pipe(
-      Layer.provideMerge(recallLayer({ root: options.root, ...(config === undefined ? {} : { config }) })),
+      Layer.provideMerge(recallLayer({ root: options.root, ...(config === undefined ? {} : { config }), ...recallModels(models) })),
       Layer.provideMerge(location)
     ))
   if (options.refreshOnOpen !== false) {
@@ -105,9 +107,11 @@ export const openCairn = async (options: OpenOptions): Promise<Cairn> => {
     refresh: async () => {
       guard()
       await runtime.dispose()
-      const report = await reindex()
+      // A refresh that fails leaves the committed index as it was: the handle answers from that.
+      const report = await reindex().finally(() => {
+        runtime = open()
+      })
       filesChanged = 0
-      runtime = open()
       return report
     },
     status: async () => {

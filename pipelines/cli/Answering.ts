@@ -6,6 +6,7 @@
 import { Console, Effect, Layer, Option, Schema, Stdio, Stream } from "effect"
 import { recallLayer } from "../indexLocation.ts"
 import { reportingChanges } from "../staleness.ts"
+import { configuredModels, recallModels } from "../configuredModels.ts"
 import type * as RepositoryConfig from "../repositoryConfig.ts"
 
 export class NoQuestion extends Schema.TaggedError<NoQuestion>()("NoQuestion", {}) {
@@ -28,6 +29,7 @@ export const questionFrom = (argument: Option.Option<string>) =>
 
 
 export const answering = Effect.fn("Answering.answering")(function*(root: string, noRefresh: boolean, config: RepositoryConfig.RepositoryConfig) {
+    const models = yield* configuredModels(config)
     // The index pipeline is loaded only to refresh: an answer from the index as it is needs none of it.
     const refreshed = noRefresh ? false : yield* Effect.flatMap(Effect.promise(() => import("./IndexAction.ts")), ({ runIndex }) => runIndex(root, false, config)).pipe(
       Effect.as(true),
@@ -39,7 +41,8 @@ export const answering = Effect.fn("Answering.answering")(function*(root: string
     const index = recallLayer({
       root,
       ...(refreshed ? {} : { readOnly: true }),
-      ...(config.retrieval === undefined ? {} : { config: config.retrieval })
+      ...(config.retrieval === undefined ? {} : { config: config.retrieval }),
+      ...recallModels(models)
     })
     // Refreshed, nothing has changed since. Answering from the index as it is, the answer counts the
     // files it has not seen through the index it reads (staleness.ts `checkedReading`), on the

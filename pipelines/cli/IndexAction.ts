@@ -6,6 +6,7 @@ import { indexOrRepair } from "../repairIndex.ts"
 import * as RepositoryConfig from "../repositoryConfig.ts"
 import { indexProgressView } from "./IndexProgressView.ts"
 import { withStore } from "../indexLocation.ts"
+import { configuredModels } from "../configuredModels.ts"
 
 /**
  * Index `root`, reporting progress on standard error as the run goes (`indexProgressView`);
@@ -14,6 +15,7 @@ import { withStore } from "../indexLocation.ts"
  */
 export const runIndex = Effect.fn("IndexAction.runIndex")(function*(root: string, rebuild: boolean, settings?: RepositoryConfig.RepositoryConfig) {
     const config = settings ?? (yield* RepositoryConfig.read(root))
+    const { embedder } = yield* configuredModels(config)
     const stdio = yield* Stdio.Stdio
     const view = indexProgressView(yield* stdio.stderrIsTerminal)
     const lines = yield* Queue.unbounded<string, Cause.Done>()
@@ -29,6 +31,7 @@ export const runIndex = Effect.fn("IndexAction.runIndex")(function*(root: string
       rebuild,
       chunking: config.chunking,
       ...(config.discovery === undefined ? {} : { discovery: config.discovery }),
+      ...(embedder === undefined ? {} : { embedder }),
       onProgress: (event) => show(view.next(event))
     }, (file, damage) => show(`cairn: the index ${file} is damaged (${damage}); building a new one from the repository to replace it\n`)).pipe(
       Effect.ensuring(Effect.suspend(() => {

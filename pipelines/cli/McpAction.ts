@@ -5,9 +5,12 @@ import * as Server from "../mcp/Server.ts"
 import * as RepositoryConfig from "../repositoryConfig.ts"
 import { VERSION } from "./Version.ts"
 import { withStore } from "../indexLocation.ts"
+import { configuredModels } from "../configuredModels.ts"
 
 const runHere = Effect.fn("cli.mcp")(function*({ host, http, poll, root, waitMs }: McpInput) {
   const config = yield* RepositoryConfig.read(root)
+  // The models' keys are checked now, before a client is told the server is up.
+  yield* configuredModels(config)
   if (Option.isSome(http)) process.stderr.write(`cairn mcp: serving ${root} at http://${host}:${http.value}/mcp\n`)
   // Over stdio the client owns the process: when it has closed our input and been answered, the
   // session is over (the index's files are brought up to date on the way out).

@@ -20,6 +20,7 @@ import { committedSnapshot } from "../committedSnapshot.ts"
 import * as IndexMemory from "../indexMemory.ts"
 import { saveIndexMemory } from "../indexRepository.ts"
 import { indexOrRepair } from "../repairIndex.ts"
+import { configuredModels, recallModels } from "../configuredModels.ts"
 import type * as RepositoryConfig from "../repositoryConfig.ts"
 import { search } from "../search.ts"
 import { reportingChanges } from "../staleness.ts"
@@ -97,6 +98,9 @@ export const layer = (options: WarmOptions): Layer.Layer<WarmIndex> =>
     const { config, root } = options
     const discovery = config.discovery === undefined ? {} : { discovery: config.discovery }
     const chunking = yield* ChunkingConfig.decode(config.chunking).pipe(Effect.orDie)
+    // Checked with the configuration before the server starts (McpAction).
+    const models = yield* configuredModels(config).pipe(Effect.orDie)
+    const embedder = models.embedder === undefined ? {} : { embedder: models.embedder }
     // Carried across refreshes, so each costs what changed.
     const memory = IndexMemory.make()
     // Path → how many times it was seen changing; a refresh forgets only what it started with.
@@ -116,7 +120,8 @@ export const layer = (options: WarmOptions): Layer.Layer<WarmIndex> =>
         reportingChanges(() => pending.size).pipe(Layer.provideMerge(recallLayer({
           root,
           readOnly: true,
-          ...(config.retrieval === undefined ? {} : { config: config.retrieval })
+          ...(config.retrieval === undefined ? {} : { config: config.retrieval }),
+          ...recallModels(models)
         }))),
         scope
       ).pipe(Effect.onError(() => Scope.close(scope, Exit.void)))
@@ -142,7 +147,7 @@ export const layer = (options: WarmOptions): Layer.Layer<WarmIndex> =>
       const started = yield* Clock.currentTimeMillis
       const seen = new Map(pending)
       const exit = yield* Effect.exit(Effect.gen(function*() {
-        const report = yield* indexOrRepair({ root, now: started, memory, chunking, ...discovery })
+        const report = yield* indexOrRepair({ root, now: started, memory, chunking, ...discovery, ...embedder })
         for (const [path, count] of seen) if (pending.get(path) === count) pending.delete(path)
         // Nothing changed in the index: the generation answering is the one it would open.
         if (!(report.upToDate && current !== undefined)) yield* swap(yield* open(memory.snapshot ?? (yield* committedSnapshot(root))))
