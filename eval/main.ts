@@ -5,6 +5,9 @@
  *                     [--output DIR] [--corpora DIR] [--config JSON]
  *   node eval/main.ts --validate [--set NAME]...
  *
+ * `--conditions` also takes the model conditions `http-embedder` and `http-reranker`, over an endpoint
+ * named in `CAIRN_EVAL_EMBEDDER` / `CAIRN_EVAL_RERANKER` (eval/modelConditions.ts, docs/models.md).
+ *
  * `--validate` checks the question files against their corpus (ids, paths, mustContain lines, decoys)
  * and runs no retrieval, so a set can be written and checked without seeing what recall returns.
  *
@@ -23,6 +26,7 @@ import { join, resolve } from "node:path"
 import * as RetrievalConfig from "../src/RetrievalConfig.ts"
 import { BASELINES, skippedLine } from "./baselines.ts"
 import { CONDITIONS, type Condition, conditionNamed } from "./conditions.ts"
+import { MODEL_CONDITIONS, modelCondition } from "./modelConditions.ts"
 import type { EvalCorpus } from "./Corpus.ts"
 import { DEFAULT_BUDGET_TOKENS, gateChecks, type GateCheck } from "./gates.ts"
 import { type CorpusSpec, loadCorpus } from "./loadCorpus.ts"
@@ -154,7 +158,11 @@ export const parseArgs = (argv: ReadonlyArray<string>): Args => {
     } else fail(`unknown flag ${flag}; see the header of eval/main.ts`)
   }
   if (args.split === "heldout" && !args.final) fail("the heldout split is spent once, at the end: pass --final to spend it")
-  const conditions = args.conditions.map((name) => conditionNamed(name) ?? fail(`unknown condition ${name}; known: ${CONDITIONS.map((c) => c.name).join(", ")}`))
+  const conditions = args.conditions.map((name) => {
+    const model = conditionNamed(name) ?? modelCondition(name)
+    if (typeof model === "string") return fail(model)
+    return model ?? fail(`unknown condition ${name}; known: ${[...CONDITIONS.map((c) => c.name), ...MODEL_CONDITIONS].join(", ")}`)
+  })
   const unknownSet = args.sets.find((s) => !SETS.some((set) => set.name === s))
   if (unknownSet !== undefined) fail(`unknown set ${unknownSet}; known: ${SETS.map((s) => s.name).join(", ")}`)
   return { ...args, conditions }
