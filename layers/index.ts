@@ -2,7 +2,8 @@
  * `cairn/layers`: the shipped backends of every port, grouped by backend, and the named layer sets.
  * `reference` is in memory and deterministic (tests, ablations, the bench's default); `sqlite` is
  * the embedded index; `node` reads the file system and git and runs worker threads; `tokens` holds
- * the cl100k counters. (TokenCounterWasm, a comparison counter for the benches, needs the optional
+ * the cl100k counters; `http-models` speaks to embedding and rerank models over HTTP (docs/models.md).
+ * (TokenCounterWasm, a comparison counter for the benches, needs the optional
  * `tiktoken` package and is not exported here.)
  */
 import "../src/EffectAmbient.ts"
@@ -26,12 +27,18 @@ export * as VectorIndexMemory from "./reference/VectorIndexMemory.ts"
 export * as CandidateStoreSqlite from "./sqlite/CandidateStoreSqlite.ts"
 export * as ConsistentReadSqlite from "./sqlite/ConsistentReadSqlite.ts"
 export * as Database from "./sqlite/Database.ts"
+export * as EmbeddingCacheSqlite from "./sqlite/EmbeddingCacheSqlite.ts"
 export * as EmbedderSqlite from "./sqlite/EmbedderSqlite.ts"
 export * as GraphStoreSqlite from "./sqlite/GraphStoreSqlite.ts"
 export * as IndexHealthSqlite from "./sqlite/IndexHealthSqlite.ts"
 export * as IndexStoreSqlite from "./sqlite/IndexStoreSqlite.ts"
 export * as LexicalIndexSqlite from "./sqlite/LexicalIndexSqlite.ts"
 export * as VectorIndexSqlite from "./sqlite/VectorIndexSqlite.ts"
+
+export * as EmbedderHttp from "./http-models/EmbedderHttp.ts"
+export * as ModelConfig from "./http-models/ModelConfig.ts"
+export * as ModelRequest from "./http-models/ModelRequest.ts"
+export * as RerankerHttp from "./http-models/RerankerHttp.ts"
 
 export * as AnalyzerPoolNode from "./node/AnalyzerPoolNode.ts"
 export * as ChunkerPoolNode from "./node/ChunkerPoolNode.ts"

@@ -33,6 +33,8 @@ describe("package entry point", () => {
     const layers = await import("cairn/layers")
     assert.isFunction(layers.Embedded.embedded)
     assert.isDefined(layers.LexicalIndexSqlite.layer)
+    assert.isFunction(layers.EmbedderHttp.make)
+    assert.isFunction(layers.RerankerHttp.layer)
     const evaluation = await import("cairn/eval")
     assert.isFunction(evaluation.Run.runBench)
   }, 30_000) // loads the layers and the bench runner
