@@ -101,6 +101,8 @@ export interface IndexReport {
   readonly chunksEmbedded: number
   readonly vectorsReused: number
   readonly retrained: boolean
+  /** The caller's model that embedded this run's chunks (`IndexOptions.embedder`), by id, when there is one. */
+  readonly model?: string
   /**
    * The last snapshot was patched with the documents and modules that moved instead of scanned
    * again (see src/discovery/Patch.ts): same snapshot, without loading the last one whole.
@@ -896,6 +898,7 @@ const writeIndex = Effect.fn("indexRepository.writeIndex")(function*(options: In
       chunksEmbedded: embedded,
       vectorsReused: reused,
       retrained: retrain,
+      ...(options.embedder === undefined ? {} : { model: options.embedder.id }),
       snapshotPatched: scan._tag === "Patched",
       summary,
       snapshotHash: scan.snapshotHash

@@ -152,6 +152,15 @@ describe("EmbedderHttp", () => {
         assert.closeTo(Math.hypot(...vector!), 1, 1e-9)
       })), 15_000)
 
+  it.live("an answer of the wrong shape is unavailable, saying so, not a crash", () =>
+    withServer((url) => openai(url), (server, embedder) =>
+      Effect.gen(function*() {
+        server.faults.push({ malformed: true })
+        const error = yield* failure(embedder.embed(["alpha"]))
+        assert.strictEqual(error.reason, "unavailable")
+        assert.include(error.message, "not an embeddings list")
+      })), 15_000)
+
   it.live("a refused key is said so, naming the variable; neither the key nor the header is in the error", () =>
     withServer((url) => openai(url), (server, embedder) =>
       Effect.gen(function*() {

@@ -60,7 +60,9 @@ export type EmbedderModel = typeof EmbedderModel.Type
 export const RerankerModel = Schema.Struct({
   /** `tei`: Hugging Face text-embeddings-inference's `/rerank`; `cohere`: Cohere's (and Jina's) `/rerank`. */
   kind: Schema.Literals(["tei", "cohere"]),
-  ...requestFields
+  ...requestFields,
+  /** Passages per request; text-embeddings-inference refuses more than its client batch size, 32 by default. */
+  batchSize: Schema.optionalKey(between(1, 1_000))
 })
 export type RerankerModel = typeof RerankerModel.Type
 
@@ -74,7 +76,7 @@ export type ModelsConfig = typeof ModelsConfig.Type
 export const DEFAULTS = {
   timeoutMs: 30_000,
   retries: 4,
-  batchSize: { openai: 64, ollama: 16 },
+  batchSize: { openai: 64, ollama: 16, tei: 32, cohere: 100 },
   concurrency: 4
 } as const
 

@@ -50,6 +50,25 @@ describe("RerankerHttp", () => {
       assert.strictEqual(server.requests.at(-1)!.headers.authorization, `Bearer ${key}`)
     })), 15_000)
 
+  it.live("passages past batchSize go in several requests; the scores still come back one per passage, in order", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const server = yield* ModelServer.start()
+      const reranker = yield* RerankerHttp.make({ ...config("tei", server.url), batchSize: 2 }, {})
+      const many = Array.from({ length: 5 }, (_, i) => ({ id: `q${i}` as ChunkId, text: i % 2 === 0 ? `retry attempt ${i}` : `unrelated ${i}` }))
+      const scores = Option.getOrThrow(yield* reranker.score("retry", many))
+      assert.deepStrictEqual(server.requests.map((r) => (r.body as { texts: Array<string> }).texts.length), [2, 2, 1])
+      for (let i = 0; i < many.length; i++) assert.closeTo(scores[i]!, ModelServer.scoreOf("retry", many[i]!.text), 1e-12)
+    })), 15_000)
+
+  it.live("an answer of the wrong shape is a RerankerError, not a crash", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const server = yield* ModelServer.start()
+      const reranker = yield* RerankerHttp.make(config("cohere", server.url), {})
+      server.faults.push({ malformed: true })
+      const error = yield* Effect.flip(reranker.score("q", passages))
+      assert.include(error.message, "not a list of scores")
+    })), 15_000)
+
   it.live("an unset key variable fails before any request, naming the field", () =>
     Effect.gen(function*() {
       const error = yield* Effect.flip(RerankerHttp.make({ ...config("tei", "http://127.0.0.1:9"), keyEnv: "NO_SUCH_KEY" }, {}))

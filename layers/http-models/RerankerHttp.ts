@@ -38,29 +38,37 @@ export const make = (config: RerankerModel, env: Readonly<Record<string, string 
     const id = idOf(config)
     const url = endpointWith(config.url, "/rerank")
     const fail = (detail: string) => new RerankerError({ reranker: id, detail })
+    const batchSize = config.batchSize ?? DEFAULTS.batchSize[config.kind]
+    const scoreBatch = (query: string, texts: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<number>, RerankerError> =>
+      Effect.gen(function*() {
+        const body = config.kind === "tei"
+          ? { query, texts, raw_scores: false, truncate: true }
+          : { model: config.model, query, documents: texts, top_n: texts.length }
+        const answer = yield* post({ url, body, key, keyEnv: config.keyEnv, timeoutMs: config.timeoutMs ?? DEFAULTS.timeoutMs, retries: config.retries ?? DEFAULTS.retries }).pipe(
+          Effect.mapError((error) => fail(error.message))
+        )
+        const pairs = config.kind === "tei"
+          ? yield* decodeTei(answer).pipe(
+            Effect.map((results) => results.map((r) => [r.index, r.score] as const)),
+            Effect.mapError((error) => fail(`the answer is not a list of scores (${error.message.split("\n")[0]})`))
+          )
+          : yield* decodeCohere(answer).pipe(
+            Effect.map((decoded) => decoded.results.map((r) => [r.index, r.relevance_score] as const)),
+            Effect.mapError((error) => fail(`the answer is not a list of scores (${error.message.split("\n")[0]})`))
+          )
+        const scores = inPassageOrder(pairs, texts.length)
+        return typeof scores === "string" ? yield* fail(scores) : scores
+      })
     return Reranker.of({
       id,
       score: (query, passages) =>
         Effect.gen(function*() {
           if (passages.length === 0) return Option.some([])
-          const texts = passages.map((passage) => passage.text)
-          const body = config.kind === "tei"
-            ? { query, texts, raw_scores: false, truncate: true }
-            : { model: config.model, query, documents: texts, top_n: texts.length }
-          const answer = yield* post({ url, body, key, keyEnv: config.keyEnv, timeoutMs: config.timeoutMs ?? DEFAULTS.timeoutMs, retries: config.retries ?? DEFAULTS.retries }).pipe(
-            Effect.mapError((error) => fail(error.message))
-          )
-          const pairs = config.kind === "tei"
-            ? yield* decodeTei(answer).pipe(
-              Effect.map((results) => results.map((r) => [r.index, r.score] as const)),
-              Effect.mapError((error) => fail(`the answer is not a list of scores (${error.message.split("\n")[0]})`))
-            )
-            : yield* decodeCohere(answer).pipe(
-              Effect.map((decoded) => decoded.results.map((r) => [r.index, r.relevance_score] as const)),
-              Effect.mapError((error) => fail(`the answer is not a list of scores (${error.message.split("\n")[0]})`))
-            )
-          const scores = inPassageOrder(pairs, passages.length)
-          return typeof scores === "string" ? yield* fail(scores) : Option.some(scores)
+          // Each passage is scored against the query alone, so scores from separate requests compare.
+          const batches: Array<ReadonlyArray<string>> = []
+          for (let start = 0; start < passages.length; start += batchSize) batches.push(passages.slice(start, start + batchSize).map((passage) => passage.text))
+          const scored = yield* Effect.forEach(batches, (texts) => scoreBatch(query, texts))
+          return Option.some(scored.flat())
         })
     })
   })

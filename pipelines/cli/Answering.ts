@@ -35,7 +35,8 @@ export const answering = Effect.fn("Answering.answering")(function*(root: string
       Effect.as(true),
       // Another process writing (holding the lock, committing a rebuild under this refresh) fails the
       // write and leaves the committed index as it was: answer from that, as --no-refresh does.
-      Effect.catchTag("IndexWriteError", (error) =>
+      // So does a model endpoint that cannot embed what changed: the refresh writes nothing.
+      Effect.catchTag(["IndexWriteError", "EmbedderError"], (error) =>
         Effect.as(Console.error(`cairn: could not refresh the index (${error.message}); answering from the last committed build`), false))
     )
     const index = recallLayer({

@@ -47,7 +47,7 @@ export const summarise = (report: IndexReport, seconds: number): string =>
       `${report.summary.chunkCount} chunks; ${report.summary.relationCount} relations`
     : `indexed ${report.notes} files in ${seconds.toFixed(1)} s: ${report.notesIndexed} re-chunked, ${report.notesUnchanged} unchanged, ` +
       `${report.notesDeleted} deleted; ${report.summary.chunkCount} chunks (${report.chunksEmbedded} embedded, ${report.vectorsReused} vectors reused)` +
-      `${report.retrained ? ", embedder retrained" : ""}; ${report.summary.relationCount} relations` +
+      `${!report.retrained ? "" : report.model === undefined ? ", embedder retrained" : `, every vector from ${report.model}`}; ${report.summary.relationCount} relations` +
       `${report.snapshotPatched ? "; the last snapshot patched where files moved, not scanned again" : ""}` +
       `${report.replacedDamaged === undefined ? "" : "; replaced the damaged index with this build"}`
 

@@ -14,6 +14,7 @@ export type Fault =
   | { readonly hang: true }
   | { readonly wrongDimensions: true }
   | { readonly unnormalised: true }
+  | { readonly malformed: true }
 
 export interface Recorded {
   readonly path: string
@@ -100,6 +101,7 @@ export const start = (options: { readonly dimensions?: number } = {}) =>
             const echo = fault.status === 401 ? { error: `Incorrect API key provided: ${request.headers.authorization ?? ""}` } : { error: `injected ${fault.status}` }
             return send(fault.status, echo, fault.retryAfter === undefined ? {} : { "retry-after": fault.retryAfter })
           }
+          if (fault !== undefined && "malformed" in fault) return send(200, { unexpected: true })
           const length = fault !== undefined && "wrongDimensions" in fault ? dimensions - 1 : dimensions
           const scale = fault !== undefined && "unnormalised" in fault ? 3 : 1
           const embed = (input: unknown) => (Array.isArray(input) ? input : [input]).map((t) => vectorOf(String(t), dimensions).slice(0, length).map((x) => x * scale))
