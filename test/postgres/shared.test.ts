@@ -8,12 +8,13 @@
 import { afterAll, assert, describe, it } from "@effect/vitest"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
-import { Effect, Layer } from "effect"
+import { Effect, Exit, Layer, Scope } from "effect"
 import { execFile } from "node:child_process"
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import * as Net from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import * as ModelServer from "../../layers/http-models/testing/ModelServer.ts"
 import * as IndexStorePg from "../../layers/postgres/IndexStorePg.ts"
 import * as PgIndex from "../../layers/postgres/PgIndex.ts"
 import { freshRepository, start } from "../../layers/postgres/testing/PgServer.ts"
@@ -120,6 +121,43 @@ describe("a shared index on PostgreSQL", () => {
       assert.isAbove(empty.gaps.length, 0)
       await other.close()
     } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
+  }, 180_000)
+
+  it("an HTTP embedding model indexes into the server and embeds questions, its space checked there too", async () => {
+    const root = repository()
+    const key = freshRepository()
+    const scope = Effect.runSync(Scope.make())
+    const models = await Effect.runPromise(Scope.provide(ModelServer.start({ dimensions: 16 }), scope))
+    const configure = (model: string) =>
+      write(root, "cairn.config.json", JSON.stringify({ models: { embedder: { kind: "ollama", url: models.url, model, dimensions: 16, timeoutMs: 2_000, retries: 1 } } }))
+    try {
+      configure("test-embed")
+      const cairn = await openCairn({ root, store: server.url, repository: key })
+      const sent = models.requests.flatMap((r) => (r.body as { input: Array<string> }).input)
+      assert.isAbove(sent.length, 2)
+      const pack = await cairn.recall("how do I roll back a deploy with deployctl?", { explain: true })
+      assert.strictEqual(pack.diagnostics?.legs.find((leg) => leg.name === "dense")?.status, "ok")
+      assert.strictEqual(pack.claims[0]?.note, "docs/rollback.md")
+      // The endpoint down: the dense leg says so, the lexical leg answers.
+      models.always = { status: 500 }
+      const degraded = await cairn.recall("how long are application logs kept?", { explain: true })
+      assert.strictEqual(degraded.diagnostics?.legs.find((leg) => leg.name === "dense")?.status, "failed")
+      assert.strictEqual(degraded.claims[0]?.note, "docs/retention.md")
+      models.always = undefined
+      await cairn.close()
+      // Another model over the same rows: refused until re-embedded, never mixed.
+      configure("test-embed-2")
+      const changed = await openCairn({ root, store: server.url, repository: key, refreshOnOpen: false })
+      const mismatched = await changed.recall("how do I roll back?", { explain: true })
+      assert.strictEqual(mismatched.diagnostics?.legs.find((leg) => leg.name === "dense")?.status, "failed")
+      assert.isTrue((await changed.refresh()).retrained)
+      const after = await changed.recall("how do I roll back?", { explain: true })
+      assert.strictEqual(after.diagnostics?.legs.find((leg) => leg.name === "dense")?.status, "ok")
+      await changed.close()
+    } finally {
+      await Effect.runPromise(Scope.close(scope, Exit.void))
       rmSync(root, { recursive: true, force: true })
     }
   }, 180_000)
