@@ -34,7 +34,7 @@ describe("repositoryConfig", () => {
         discovery: { exclude: ["fixtures/"] },
         retrieval: { rerankLimit: 16 },
         models: {
-          embedder: { kind: "openai", url: "http://localhost:8080/v1", model: "nomic-embed-text", dimensions: 768, keyEnv: "EMBED_KEY", batchSize: 32 },
+          embedder: { kind: "openai", url: "http://localhost:8000/v1", model: "nomic-embed-text", dimensions: 768, keyEnv: "EMBED_KEY", batchSize: 32 },
           reranker: { kind: "tei", url: "http://localhost:8081", model: "bge-reranker-base", timeoutMs: 5_000 }
         }
       }
@@ -54,9 +54,9 @@ describe("repositoryConfig", () => {
         [JSON.stringify({ retrieval: { rerankLimit: -3 } }), "retrieval.rerankLimit"],
         [JSON.stringify({ shadow: { retrieval: { rerankLimit: -3 } } }), "shadow.retrieval.rerankLimit"],
         [JSON.stringify({ shadow: { rerankLimit: 3 } }), "shadow.rerankLimit"],
-        [JSON.stringify({ models: { embedder: { kind: "openai", url: "localhost:8080", model: "m", dimensions: 8 } } }), "models.embedder.url"],
-        [JSON.stringify({ models: { embedder: { kind: "openai", url: "http://key:secret@localhost:8080", model: "m", dimensions: 8 } } }), "models.embedder.url"],
-        [JSON.stringify({ models: { embedder: { kind: "tei", url: "http://localhost:8080", model: "m", dimensions: 8 } } }), "models.embedder.kind"],
+        [JSON.stringify({ models: { embedder: { kind: "openai", url: "localhost:8000", model: "m", dimensions: 8 } } }), "models.embedder.url"],
+        [JSON.stringify({ models: { embedder: { kind: "openai", url: "http://key:secret@localhost:8000", model: "m", dimensions: 8 } } }), "models.embedder.url"],
+        [JSON.stringify({ models: { embedder: { kind: "tei", url: "http://localhost:8000", model: "m", dimensions: 8 } } }), "models.embedder.kind"],
         [JSON.stringify({ models: { embedder: { kind: "ollama", url: "http://localhost:11434", model: "m" } } }), "models.embedder.dimensions"],
         [JSON.stringify({ models: { embedder: { kind: "ollama", url: "http://localhost:11434", model: "m", dimensions: 8, batchSize: 0 } } }), "models.embedder.batchSize"],
         [JSON.stringify({ models: { embedder: { kind: "ollama", url: "http://localhost:11434", model: "m", dimensions: 8, apiKey: "sk-1" } } }), "models.embedder.apiKey"],

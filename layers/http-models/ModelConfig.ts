@@ -5,7 +5,7 @@
  *
  * ```json
  * "models": {
- *   "embedder": { "kind": "openai", "url": "http://localhost:8080/v1", "model": "nomic-embed-text", "dimensions": 768, "keyEnv": "EMBED_KEY" },
+ *   "embedder": { "kind": "openai", "url": "http://localhost:8000/v1", "model": "nomic-embed-text", "dimensions": 768, "keyEnv": "EMBED_KEY" },
  *   "reranker": { "kind": "tei", "url": "http://localhost:8081", "model": "bge-reranker-base" }
  * }
  * ```
