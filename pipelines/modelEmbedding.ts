@@ -13,8 +13,14 @@ import { EmbeddingCache } from "../src/ports/EmbeddingCache.ts"
 import * as EmbeddingCacheSqlite from "../layers/sqlite/EmbeddingCacheSqlite.ts"
 import type { Scope } from "effect"
 
-/** Texts per step: enough for a model's batches to run concurrently, few enough to lose little. */
-export const MODEL_STEP = 512
+/**
+ * Texts per step, whose vectors are cached once the step is done: a default batch of 64 at the
+ * default concurrency of 4, so a failure loses the requests of one step at most.
+ */
+export const MODEL_STEP = 256
+
+/** The warning's code when the cache cannot open, so a service can filter it. */
+export const CACHE_WARNING_CODE = "CAIRN_EMBEDDING_CACHE_UNAVAILABLE"
 
 /** Chunk ids a failure names before it counts the rest. */
 const NAMED = 5
@@ -39,7 +45,7 @@ export const notEmbedded = (error: EmbedderError, left: ReadonlyArray<ChunkId>, 
     reason: error.reason,
     index: error.index,
     detail: `${error.detail}; ${count} of ${of} chunks were not embedded (${named}${more}), so nothing was written and the index is as it was; ` +
-      "the vectors the model did return are cached, and the next run asks only for the rest"
+      "the vectors of the steps the model finished are cached, and the next run asks only for the rest"
   })
 }
 
@@ -51,7 +57,13 @@ export const runCache = (root: string): Effect.Effect<EmbeddingCache["Service"] 
   Effect.gen(function*() {
     const provided = yield* Effect.serviceOption(EmbeddingCache)
     if (Option.isSome(provided)) return provided.value
-    return yield* EmbeddingCacheSqlite.make(EmbeddingCacheSqlite.defaultPath(root)).pipe(Effect.orElseSucceed(() => undefined))
+    return yield* EmbeddingCacheSqlite.make(EmbeddingCacheSqlite.defaultPath(root)).pipe(
+      Effect.catch((error) =>
+        Effect.sync(() => {
+          process.emitWarning(`${error.message}; this run sends every text to the model`, { type: "CairnWarning", code: CACHE_WARNING_CODE })
+          return undefined
+        }))
+    )
   })
 
 /**

@@ -82,15 +82,15 @@ describe("EmbedderHttp", () => {
   it.live("a base URL or the full endpoint reach the same path; Ollama's is /api/embed with { model, input }", () =>
     Effect.scoped(Effect.gen(function*() {
       const server = yield* ModelServer.start({ dimensions: 8 })
-      for (const url of [`${server.url}/v1`, `${server.url}/v1/`, `${server.url}/v1/embeddings`]) {
+      for (const url of [server.url, `${server.url}/v1`, `${server.url}/v1/`, `${server.url}/v1/embeddings`]) {
         yield* (yield* EmbedderHttp.make(openai(server.url, { url }), env)).embed(["a"])
       }
       for (const url of [server.url, `${server.url}/api/embed`]) {
         yield* (yield* EmbedderHttp.make({ kind: "ollama", url, model: "nomic-embed-text", dimensions: 8 }, {})).embed(["a"])
       }
-      assert.deepStrictEqual(server.requests.map((r) => r.path), ["/v1/embeddings", "/v1/embeddings", "/v1/embeddings", "/api/embed", "/api/embed"])
-      assert.deepStrictEqual(server.requests[3]!.body, { model: "nomic-embed-text", input: ["a"] })
-      assert.isUndefined(server.requests[3]!.headers.authorization)
+      assert.deepStrictEqual(server.requests.map((r) => r.path), ["/v1/embeddings", "/v1/embeddings", "/v1/embeddings", "/v1/embeddings", "/api/embed", "/api/embed"])
+      assert.deepStrictEqual(server.requests[4]!.body, { model: "nomic-embed-text", input: ["a"] })
+      assert.isUndefined(server.requests[4]!.headers.authorization)
     })), 15_000)
 
   it.live("a 429 waits out Retry-After, then succeeds", () =>
@@ -166,7 +166,7 @@ describe("EmbedderHttp", () => {
       Effect.gen(function*() {
         server.faults.push({ status: 401 })
         const error = yield* failure(embedder.embed(["alpha"]))
-        assert.include(error.message, "TEST_EMBED_KEY")
+        assert.include(error.message, "refused the key")
         for (const text of [error.message, JSON.stringify(error), String(error)]) {
           assert.notInclude(text, KEY)
           assert.notInclude(text, "Bearer")
@@ -180,8 +180,26 @@ describe("EmbedderHttp", () => {
       const error = yield* Effect.flip(EmbedderHttp.make(openai("http://127.0.0.1:9"), {}))
       assert.strictEqual(error._tag, "InvalidInput")
       assert.strictEqual(error.field, "models.embedder.keyEnv")
-      assert.include(error.message, "TEST_EMBED_KEY")
+      // The field, not its value: a key pasted into keyEnv would be printed otherwise.
+      assert.notInclude(error.message, "TEST_EMBED_KEY")
+      const pasted = yield* Effect.flip(EmbedderHttp.make({ ...openai("http://127.0.0.1:9"), keyEnv: "jina_0123456789abcdef" }, {}))
+      assert.notInclude(pasted.message, "jina_0123456789abcdef")
     }), 15_000)
+
+  it.live("a key holding a control character is refused before any request, the key never quoted", () =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(EmbedderHttp.make(openai("http://127.0.0.1:9"), { TEST_EMBED_KEY: "sk-SEC\nRET" }))
+      assert.strictEqual(error.field, "models.embedder.keyEnv")
+      assert.notInclude(error.message, "SEC")
+    }), 15_000)
+
+  it.live("vectors whose indexes are not each text's once are refused, never cached under the wrong texts", () =>
+    withServer((url) => openai(url), (server, embedder) =>
+      Effect.gen(function*() {
+        server.faults.push({ duplicateIndex: true })
+        const error = yield* failure(embedder.embed(["alpha", "beta"]))
+        assert.strictEqual(error.reason, "count")
+      })), 15_000)
 
   it.live("the version moves with anything that moves the vectors", () =>
     Effect.sync(() => {

@@ -37,7 +37,8 @@ export const make = (config: EmbedderModel, env: Readonly<Record<string, string 
   Effect.gen(function*() {
     const key = yield* keyFrom(config.keyEnv, env, "models.embedder.keyEnv")
     const id = idOf(config)
-    const url = endpointWith(config.url, config.kind === "openai" ? "/embeddings" : "/api/embed")
+    // A server's bare address takes the API's whole path; a base that names a version takes the rest.
+    const url = endpointWith(config.url, config.kind === "ollama" ? "/api/embed" : new URL(config.url).pathname.replace(/\/+$/, "") === "" ? "/v1/embeddings" : "/embeddings")
     const batchSize = config.batchSize ?? DEFAULTS.batchSize[config.kind]
     const concurrency = config.concurrency ?? DEFAULTS.concurrency
     const fail = (reason: EmbedderError["reason"], index: number, detail: string) => new EmbedderError({ embedder: id, reason, index, detail })
@@ -52,14 +53,19 @@ export const make = (config: EmbedderModel, env: Readonly<Record<string, string 
         )
         const raw = config.kind === "openai"
           ? yield* decodeOpenAi(answer).pipe(
-            // The API lets `data` come back in any order; `index` says whose each vector is.
-            Effect.map((decoded) => [...decoded.data].sort((a, b) => a.index - b.index).map((entry) => entry.embedding)),
+            // The API lets `data` come back in any order; `index` says whose each vector is, and
+            // each text must have exactly one, or vectors would be cached under the wrong texts.
+            Effect.map((decoded) => {
+              const sorted = [...decoded.data].sort((a, b) => a.index - b.index)
+              return sorted.every((entry, i) => entry.index === i) ? sorted.map((entry) => entry.embedding) : undefined
+            }),
             Effect.mapError((error) => fail("unavailable", -1, `the answer is not an embeddings list (${error.message.split("\n")[0]})`))
           )
           : yield* decodeOllama(answer).pipe(
             Effect.map((decoded) => decoded.embeddings),
             Effect.mapError((error) => fail("unavailable", -1, `the answer is not an embeddings list (${error.message.split("\n")[0]})`))
           )
+        if (raw === undefined) return yield* fail("count", -1, "the vectors' indexes are not each text's once, 0 to n-1")
         if (raw.length !== texts.length) return yield* fail("count", -1, `got ${raw.length} vectors for ${texts.length} texts`)
         const vectors: Array<Vector> = []
         for (let i = 0; i < raw.length; i++) {

@@ -23,7 +23,13 @@ export const keyFrom = (
 ): Effect.Effect<string | undefined, InvalidInput> => {
   if (keyEnv === undefined) return Effect.succeed(undefined)
   const key = env[keyEnv]
-  return key === undefined || key === ""
-    ? Effect.fail(new InvalidInput({ subject: CONFIG_FILE_NAME, field, detail: `the environment variable ${keyEnv} is not set; export the model's key in it` }))
-    : Effect.succeed(key)
+  // The detail names the field, never its value: a key pasted into keyEnv must not be printed.
+  if (key === undefined || key === "") {
+    return Effect.fail(new InvalidInput({ subject: CONFIG_FILE_NAME, field, detail: "the environment variable it names is not set; export the model's key in it" }))
+  }
+  // A header cannot carry a control character, and fetch's refusal would quote the key.
+  if (/[\u0000-\u001f\u007f]/.test(key)) {
+    return Effect.fail(new InvalidInput({ subject: CONFIG_FILE_NAME, field, detail: "the key in the environment variable it names holds a control character (a newline?); remove it" }))
+  }
+  return Effect.succeed(key)
 }

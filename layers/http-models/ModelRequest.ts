@@ -105,11 +105,13 @@ const attemptOnce = (request: ModelRequest): Effect.Effect<Outcome> =>
   )
 
 const failureDetail = (outcome: Outcome, request: ModelRequest): string => {
-  if (outcome._tag === "Unanswered") return `${outcome.detail}; check that the endpoint is up and reachable, or raise timeoutMs`
+  // What fetch says of a request it could not send may quote its headers, the key among them.
+  if (outcome._tag === "Unanswered") return `${redacted(outcome.detail, request.key)}; check that the endpoint is up and reachable, or raise timeoutMs`
   if (outcome.status === 401 || outcome.status === 403) {
+    // The variable is named by the field, not by its name: a key pasted into keyEnv must not be printed.
     return request.keyEnv === undefined
       ? "the endpoint wants a key; name the environment variable that holds it in keyEnv"
-      : `the endpoint refused the key in ${request.keyEnv}; check it`
+      : "the endpoint refused the key from the variable keyEnv names; check it"
   }
   const body = redacted(outcome.text, request.key)
   const hint = outcome.status === 404 ? "; check the URL and the model name" : outcome.status === 429 ? "; the endpoint is rate limiting, lower concurrency or raise retries" : ""

@@ -191,6 +191,27 @@ describe("postgres against the reference", () => {
       assert.isUndefined(yield* PgHnsw.present(pg.sql, repository))
     }), 120_000)
 
+  it.effect("vector - a live layer refuses to search once another writer re-embeds the repository with another model", () =>
+    Effect.gen(function*() {
+      const entries = softwareChunks().slice(0, 6).map((chunk, i) => ({ chunk, vector: Array.from({ length: 4 }, (_, j) => Math.cos(i * 3 + j)) }))
+      const pg = Context.get(yield* Layer.build(pgIndex()), PgIndex.PgIndex)
+      const store = yield* IndexStorePg.make.pipe(Effect.provideService(PgIndex.PgIndex, pg))
+      yield* store.write(vectorBatch(4, entries))
+      const vectors = Context.get(yield* Layer.build(VectorIndexPg.layer.pipe(Layer.provideMerge(Layer.succeed(PgIndex.PgIndex, pg)))), VectorIndex)
+      assert.strictEqual((yield* vectors.nearest(entries[2]!.vector, 3, {}))[0]!.id, entries[2]!.chunk.id)
+      // Same dimension, another model: its vectors are not the question's space.
+      yield* store.write({
+        ...coldBuild(entries.map((entry) => entry.chunk), {
+          vectors: { model: { id: "test/other", version: "2", dimension: 4 }, entries: entries.map((entry) => ({ chunkId: entry.chunk.id, vector: [...entry.vector].reverse() })) }
+        }),
+        replaceAll: true
+      })
+      const error = yield* Effect.flip(vectors.nearest(entries[2]!.vector, 3, {}))
+      assert.include(error.message, "the vector model changed from test/fixed@1")
+      const again = yield* Effect.flip(vectors.vectorsOf([entries[0]!.chunk.id]))
+      assert.include(again.message, "changed")
+    }), 120_000)
+
   it.effect("schema - repositories share one database and never each other's rows", () =>
     Effect.gen(function*() {
       const a = yield* Layer.build(CandidateStorePg.layer.pipe(Layer.provide(seeded(coldBuild([makeChunk({ id: "docs/a.md#x", text: "alpha" })]), "shared@main"))))

@@ -67,11 +67,18 @@ const cosine = (query: ReadonlyArray<number>, norm: number, stored: Float32Array
 export const make = Effect.gen(function*() {
   const { sql, repository, vectors } = yield* PgIndex
   const guard = abandonable(sql)
-  const [space] = yield* sql.unsafe<{ dimension: number }>("SELECT dimension FROM cairn_spaces WHERE repository = $1", [repository]).pipe(
-    Effect.mapError(unavailable)
-  )
+  const readSpace = sql.unsafe<{ model_id: string; version: string; dimension: number }>(
+    "SELECT model_id, version, dimension FROM cairn_spaces WHERE repository = $1", [repository]
+  ).pipe(Effect.map((rows) => rows[0]), Effect.mapError(unavailable))
+  const space = yield* readSpace
   if (space === undefined) return yield* new VectorIndexError({ reason: "unavailable", detail: "the index holds no vectors" })
   const dimension = Number(space.dimension)
+  // Another writer may re-embed the repository with another model under a live layer (a shared
+  // server's readers live long); a query then fails rather than compare vectors of two models.
+  const sameSpace = Effect.flatMap(readSpace, (current) =>
+    current !== undefined && current.model_id === space.model_id && current.version === space.version && Number(current.dimension) === dimension
+      ? Effect.void
+      : Effect.fail(new VectorIndexError({ reason: "unavailable", detail: `the vector model changed from ${space.model_id}@${space.version} since this layer was built` })))
   // How far the server's ranking may stray from the exact cosine: pgvector ranks in float32.
   const tolerance = vectors === "pgvector" ? 4 * dimension * 2 ** -24 + 1e-7 : 1e-12
 
@@ -174,6 +181,7 @@ export const make = Effect.gen(function*() {
 
   const nearest = (vector: ReadonlyArray<number>, limit: number, filter: RetrievalFilter) =>
     Effect.gen(function*() {
+      yield* sameSpace
       const norm = queryNorm(vector, dimension)
       if (norm instanceof VectorIndexError) return yield* norm
       if (!(limit > 0)) return [] as ReadonlyArray<VectorHit>
@@ -204,13 +212,13 @@ export const make = Effect.gen(function*() {
     dimension,
     nearest,
     vectorsOf: (ids) =>
-      sql.unsafe<{ id: string; embedding: string }>(
+      Effect.andThen(sameSpace, sql.unsafe<{ id: string; embedding: string }>(
         "SELECT chunk_id AS id, embedding::text AS embedding FROM cairn_vectors WHERE repository = $1 AND chunk_id = ANY($2::text[])",
         [repository, textArray(ids)]
       ).pipe(
         Effect.map((rows) => new Map(rows.map((row) => [row.id as ChunkId, Array.from(parseVector(row.embedding))] as const))),
         Effect.mapError(unavailable)
-      )
+      ))
   })
 })
 

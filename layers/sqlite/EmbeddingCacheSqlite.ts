@@ -31,8 +31,13 @@ export const make = (path: string) =>
         try: () => {
           NodeFs.mkdirSync(NodePath.dirname(path), { recursive: true })
           const db = new DatabaseSync(path)
-          db.exec("PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000;")
-          db.exec("CREATE TABLE IF NOT EXISTS vectors (space TEXT NOT NULL, hash TEXT NOT NULL, vector BLOB NOT NULL, PRIMARY KEY (space, hash)) WITHOUT ROWID")
+          try {
+            db.exec("PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL;")
+            db.exec("CREATE TABLE IF NOT EXISTS vectors (space TEXT NOT NULL, hash TEXT NOT NULL, vector BLOB NOT NULL, PRIMARY KEY (space, hash)) WITHOUT ROWID")
+          } catch (error) {
+            db.close()
+            throw error
+          }
           return db
         },
         catch: failure

@@ -15,6 +15,7 @@ export type Fault =
   | { readonly wrongDimensions: true }
   | { readonly unnormalised: true }
   | { readonly malformed: true }
+  | { readonly duplicateIndex: true }
 
 export interface Recorded {
   readonly path: string
@@ -109,7 +110,8 @@ export const start = (options: { readonly dimensions?: number } = {}) =>
           if (path === "/v1/embeddings") {
             const vectors = embed(payload.input)
             // Out of order on purpose: the API promises only `index`.
-            return send(200, { object: "list", model: payload.model, data: vectors.map((embedding, index) => ({ object: "embedding", index, embedding })).reverse() })
+            const duplicate = fault !== undefined && "duplicateIndex" in fault
+            return send(200, { object: "list", model: payload.model, data: vectors.map((embedding, index) => ({ object: "embedding", index: duplicate ? 0 : index, embedding })).reverse() })
           }
           if (path === "/api/embed") return send(200, { model: payload.model, embeddings: embed(payload.input) })
           if (path === "/rerank") {
