@@ -6,7 +6,7 @@
  * commits) needs a real server and runs only there.
  */
 import { afterAll, assert, describe, it } from "@effect/vitest"
-import { Context, Effect, Layer } from "effect"
+import { Context, Deferred, Effect, Exit, Fiber, Layer } from "effect"
 import type { Chunk } from "../../src/domain/Chunk.ts"
 import { IndexStore, type IndexWrite, type IndexWriteError } from "../../src/ports/IndexStore.ts"
 import type { ColumnWeights, LexicalHit } from "../../src/ports/LexicalIndex.ts"
@@ -33,6 +33,7 @@ import * as IndexStorePg from "./IndexStorePg.ts"
 import * as LexicalIndexPg from "./LexicalIndexPg.ts"
 import * as PgHnsw from "./PgHnsw.ts"
 import * as PgIndex from "./PgIndex.ts"
+import { abandonable } from "./Reconnecting.ts"
 import { freshRepository, start } from "./testing/PgServer.ts"
 import * as VectorIndexPg from "./VectorIndexPg.ts"
 
@@ -211,6 +212,39 @@ describe("postgres against the reference", () => {
       const again = yield* Effect.flip(vectors.vectorsOf([entries[0]!.chunk.id]))
       assert.include(again.message, "changed")
     }), 120_000)
+
+  it.effect.each(["succeeds", "fails"] as const)("legs - one question's legs end in any order on its transaction, the first %s, and it reads on", (first) =>
+    Effect.gen(function*() {
+      const { sql } = Context.get(yield* Layer.build(pgIndex()), PgIndex.PgIndex)
+      const guard = abandonable(sql)
+      const read = sql<{ one: number }>`SELECT 1 AS one`
+      const gates = yield* Effect.all([Deferred.make<void>(), Deferred.make<void>(), Deferred.make<void>(), Deferred.make<void>()])
+      const [aStarted, bStarted, aGo, bGo] = gates
+      const leg = (started: Deferred.Deferred<void>, go: Deferred.Deferred<void>, fail: boolean) =>
+        guard(Effect.gen(function*() {
+          yield* Deferred.succeed(started, undefined)
+          yield* Deferred.await(go)
+          // A statement the server refuses aborts the transaction, as a cancelled one does.
+          if (fail) yield* sql`SELECT 1 / 0`
+          return (yield* read)[0]!.one
+        }))
+      const outcome = yield* sql.withTransaction(Effect.gen(function*() {
+        yield* sql`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY`
+        // A sets its savepoint, then B its own after it; A ends first, then B.
+        const a = yield* Effect.forkChild(Effect.exit(leg(aStarted, aGo, first === "fails")))
+        yield* Deferred.await(aStarted)
+        const b = yield* Effect.forkChild(Effect.exit(leg(bStarted, bGo, false)))
+        yield* Deferred.await(bStarted)
+        yield* Deferred.succeed(aGo, undefined)
+        const aExit = yield* Fiber.join(a)
+        yield* Deferred.succeed(bGo, undefined)
+        const bExit = yield* Fiber.join(b)
+        return { aExit, bExit, after: (yield* read)[0]!.one }
+      }))
+      assert.strictEqual(outcome.aExit._tag, first === "fails" ? "Failure" : "Success")
+      assert.deepStrictEqual(outcome.bExit, Exit.succeed(1))
+      assert.strictEqual(outcome.after, 1)
+    }), 60_000)
 
   it.effect("schema - repositories share one database and never each other's rows", () =>
     Effect.gen(function*() {

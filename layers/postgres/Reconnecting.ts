@@ -28,20 +28,21 @@ export const reconnecting = (sql: SqlClient) => <A, R>(read: Effect.Effect<A, Sq
 /**
  * A leg's statements inside the question's transaction, behind a savepoint: a leg cut off by its
  * deadline has its statement cancelled, which would abort the whole transaction and every read
- * after it; rolled back to the savepoint, the question reads on. The savepoint's own statements
- * may fail with the connection (or after another leg's rollback discarded it): their failures are
+ * after it; rolled back to a savepoint, the question reads on. Legs run concurrently on the one
+ * connection, and savepoints nest: releasing or rolling back to one destroys every savepoint set
+ * after it, so a leg's own savepoint may be gone when it ends, and naming it then would fail and
+ * abort the transaction. Every leg therefore sets a savepoint of one shared name and never
+ * releases it; a failed leg rolls back to the latest of that name, which was set before the
+ * failure (an aborted transaction takes no new savepoint), and a read-only transaction loses
+ * nothing by it. The savepoint's own statements may fail with the connection: their failures are
  * not the leg's, so they are let go.
  */
-export const abandonable = (sql: SqlClient) => {
-  let next = 0
-  return <A, E, R>(leg: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-    Effect.flatMap(Effect.serviceOption(sql.transactionService), (open) => {
-      if (open._tag === "None") return leg
-      const name = `cairn_leg_${++next}`
-      return Effect.acquireUseRelease(
-        Effect.ignore(sql.unsafe(`SAVEPOINT ${name}`)),
-        () => leg,
-        (_, exit) => Effect.ignore(sql.unsafe(exit._tag === "Success" ? `RELEASE SAVEPOINT ${name}` : `ROLLBACK TO SAVEPOINT ${name}`))
-      )
-    })
-}
+const SAVEPOINT = "cairn_leg"
+
+export const abandonable = (sql: SqlClient) => <A, E, R>(leg: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.flatMap(Effect.serviceOption(sql.transactionService), (open) =>
+    open._tag === "None" ? leg : Effect.acquireUseRelease(
+      Effect.ignore(sql.unsafe(`SAVEPOINT ${SAVEPOINT}`)),
+      () => leg,
+      (_, exit) => exit._tag === "Success" ? Effect.void : Effect.ignore(sql.unsafe(`ROLLBACK TO SAVEPOINT ${SAVEPOINT}`))
+    ))
