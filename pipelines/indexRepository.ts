@@ -29,6 +29,7 @@ import { Training } from "../src/ports/Training.ts"
 import type { EmbedderShape } from "../src/ports/Embedder.ts"
 import type { TextEncoderModel } from "../src/index/HashingEmbedder.ts"
 import * as Lsa from "../src/index/LatentSemanticEmbedder.ts"
+import { isForeignSpace } from "./foreignSpace.ts"
 import type { NoteEdge } from "../src/ports/GraphStore.ts"
 import { TokenCounter } from "../src/ports/TokenCounter.ts"
 import { SnapshotStore, type SnapshotStoreError, type StagedSnapshot } from "../src/ports/SnapshotStore.ts"
@@ -117,8 +118,6 @@ export interface IndexReport {
   readonly replacedDamaged?: string
 }
 
-/** The model id the latent semantic encoder reports; a stored space of another model is retrained. */
-const LSA_MODEL_ID = "cairn/lsa"
 const DOCUMENT_PREFIX = "document:"
 const MODULE_PREFIX = "module:"
 
@@ -547,9 +546,7 @@ const scanForIndex = Effect.fn("indexRepository.scanForIndex")(function*(options
   // chunking settings rewrite every note. A caller's model re-embeds everything when the stored
   // vectors are not its own, exactly: another model, version or dimension would mix spaces.
   const external = options.embedder
-  const foreignSpace = space === undefined || (external === undefined
-    ? space.modelId !== LSA_MODEL_ID
-    : space.modelId !== external.id || space.version !== external.version || space.dimension !== external.dimension)
+  const foreignSpace = space === undefined || isForeignSpace(space, external)
   const retrain = writer.vectorsUnavailable === undefined && (options.rebuild === true || rechunk || foreignSpace)
   const rewrite = retrain || options.rebuild === true || rechunk
   const scanned = yield* scanSince({

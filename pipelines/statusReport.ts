@@ -9,8 +9,10 @@ import * as Database from "../layers/sqlite/Database.ts"
 import { isCorruption } from "../layers/sqlite/Damage.ts"
 import { DatabaseError } from "../layers/sqlite/DatabaseError.ts"
 import * as IndexStoreSqlite from "../layers/sqlite/IndexStoreSqlite.ts"
-import { IndexStore } from "../src/ports/IndexStore.ts"
+import * as EmbedderHttp from "../layers/http-models/EmbedderHttp.ts"
+import { IndexStore, type VectorSpace } from "../src/ports/IndexStore.ts"
 import * as ChunkingConfig from "../src/index/chunk/ChunkingConfig.ts"
+import { isForeignSpace } from "./foreignSpace.ts"
 import { pendingChanges, type PendingChanges } from "./indexRepository.ts"
 import { loadPostgres, locate, postgresIndexStore } from "./indexLocation.ts"
 import * as RepositoryConfig from "./repositoryConfig.ts"
@@ -45,6 +47,8 @@ export interface StatusReport {
   readonly stale: PendingChanges
   /** Built under other chunking settings than cairn.config.json names: the next index rebuilds it. */
   readonly chunkingChanged: boolean
+  /** Embedded by another model than cairn.config.json names: the next index re-embeds every chunk. */
+  readonly embedderChanged: boolean
   /**
    * How the index file is damaged, when it is (the counts above are then unknown, and zero): the
    * next `cairn index` builds a new one in its place.
@@ -54,9 +58,16 @@ export interface StatusReport {
 
 export const statusReport = Effect.fn("statusReport.statusReport")(function*(root: string, now: number) {
   const config = yield* RepositoryConfig.read(root)
+  const model = config.models?.embedder
+  const configured = model === undefined ? undefined : { id: EmbedderHttp.idOf(model), version: EmbedderHttp.versionOf(model), dimension: model.dimensions }
+  // An index without vectors has no model to change.
+  const embedderChanged = (space: Omit<VectorSpace, "model"> | undefined) => space !== undefined && isForeignSpace(space, configured)
   const location = yield* locate(root)
   if (location._tag === "Postgres") {
-    const pending = yield* pendingChanges({ root, ...(config.discovery === undefined ? {} : { discovery: config.discovery }) }).pipe(
+    const { pending, space } = yield* Effect.gen(function*() {
+      const pending = yield* pendingChanges({ root, ...(config.discovery === undefined ? {} : { discovery: config.discovery }) })
+      return { pending, space: yield* (yield* IndexStore).vectorSpaceHeader }
+    }).pipe(
       Effect.provide(SnapshotStoreFile.layer(SnapshotStoreFile.defaultPath(root))),
       Effect.provide(postgresIndexStore(location))
     )
@@ -77,6 +88,7 @@ export const statusReport = Effect.fn("statusReport.statusReport")(function*(roo
       vectorSearch: server.search,
       stale: pending,
       chunkingChanged: m !== undefined && m.chunking !== ChunkingConfig.fingerprint(config.chunking ?? {}, config.discovery?.unredacted),
+      embedderChanged: embedderChanged(space),
       damaged: null
     } satisfies StatusReport
   }
@@ -89,8 +101,8 @@ export const statusReport = Effect.fn("statusReport.statusReport")(function*(roo
     const pending = yield* pendingChanges({ root, ...(config.discovery === undefined ? {} : { discovery: config.discovery }) }).pipe(
       Effect.provide(SnapshotStoreFile.layer(SnapshotStoreFile.defaultPath(root)))
     )
-    const builtUnder = yield* (yield* IndexStore).builtUnder
-    return { manifest, pending, builtUnder, vectorsUnavailable }
+    const store = yield* IndexStore
+    return { manifest, pending, builtUnder: yield* store.builtUnder, space: yield* store.vectorSpaceHeader, vectorsUnavailable }
   })
   const over = (options: Database.OpenOptions) => read.pipe(Effect.provide(IndexStoreSqlite.layer.pipe(Layer.provideMerge(Database.layer(options)))))
   // Read-only, so asking creates nothing; an index never built is an empty one, held in memory.
@@ -119,6 +131,7 @@ export const statusReport = Effect.fn("statusReport.statusReport")(function*(roo
       vectorSearch: "exact",
       stale: { added: [], changed: [], deleted: [] },
       chunkingChanged: false,
+      embedderChanged: false,
       damaged: result.damaged
     } satisfies StatusReport
   }
@@ -137,6 +150,7 @@ export const statusReport = Effect.fn("statusReport.statusReport")(function*(roo
     vectorSearch: "exact",
     stale: result.pending,
     chunkingChanged: result.builtUnder !== undefined && result.builtUnder !== ChunkingConfig.fingerprint(config.chunking ?? {}, config.discovery?.unredacted),
+    embedderChanged: embedderChanged(result.space),
     damaged: null
   } satisfies StatusReport
 })

@@ -21,6 +21,7 @@ const runHere = Effect.fn("cli.status")(function*({ json, root }: StatusInput) {
           : "real[] (the server has no pgvector), searched exactly"
       }`),
     ...(status.vectorsUnavailable === null ? [] : [`vector search is off: ${status.vectorsUnavailable}; answers come from the lexical legs`]),
+    ...(status.embedderChanged ? ["embedded by another model than cairn.config.json names: the next `cairn index` re-embeds every chunk, and until then questions are not embedded"] : []),
     ...(status.chunkingChanged ? ["built under other chunking settings than cairn.config.json names: the next `cairn index` rebuilds it"] : []),
     staleCount === 0
       ? "up to date with the files on disk"
