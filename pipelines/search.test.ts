@@ -68,7 +68,9 @@ describe("search over code", () => {
   ]
   const edges = [
     { from: "test/buildURL.test.js", to: "lib/helpers/buildURL.js", verb: "imports" },
-    { from: "lib/defaults.js", to: "lib/helpers/buildURL.js", verb: "imports" }
+    { from: "test/buildURL.test.js", to: "lib/helpers/buildURL.js", verb: "test_sibling" },
+    { from: "lib/defaults.js", to: "lib/helpers/buildURL.js", verb: "imports" },
+    { from: "lib/defaults.js", to: "lib/helpers/buildURL.js", verb: "calls" }
   ]
   const codeLayer = (config: object = {}) => Recall.reference({ chunks, edges }, { config })
   const query = "allow a callback as paramsSerializer to buildURL"
@@ -86,11 +88,11 @@ describe("search over code", () => {
       assert.strictEqual(asked.results.find((r) => r.path === "test/buildURL.test.js")?.components?.testWeight, 1)
     }).pipe(Effect.provide(codeLayer())), 30_000)
 
-  it.effect("each result carries the files one import away, its tests apart from its importers", () =>
+  it.effect("each result carries the files one import or call away, its tests apart from its importers", () =>
     Effect.gen(function*() {
       const found = yield* search({ query, limit: 3 })
       const byPath = new Map(found.results.map((r) => [r.path, r.related]))
-      assert.deepStrictEqual(byPath.get("lib/helpers/buildURL.js"), { imports: [], importedBy: ["lib/defaults.js"], testSiblings: ["test/buildURL.test.js"] })
-      assert.deepStrictEqual(byPath.get("test/buildURL.test.js"), { imports: [], importedBy: [], testSiblings: ["lib/helpers/buildURL.js"] })
+      assert.deepStrictEqual(byPath.get("lib/helpers/buildURL.js"), { imports: [], importedBy: ["lib/defaults.js"], calls: [], calledBy: ["lib/defaults.js"], testSiblings: ["test/buildURL.test.js"] })
+      assert.deepStrictEqual(byPath.get("test/buildURL.test.js"), { imports: [], importedBy: [], calls: [], calledBy: [], testSiblings: ["lib/helpers/buildURL.js"] })
     }).pipe(Effect.provide(codeLayer())), 30_000)
 })

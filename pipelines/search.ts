@@ -94,11 +94,14 @@ export const SearchResult = Schema.Struct({
   excerpt: Schema.String,
   /**
    * Files one step away in the graph (pipelines/relatedPaths.ts): what the file imports, what imports
-   * it, and its tests (or, for a test, its subject); up to ten of each, in path order.
+   * it, what it calls, what calls it, and its tests (or, for a test, its subject); up to ten of
+   * each, in path order.
    */
   related: Schema.Struct({
     imports: Schema.Array(Schema.String),
     importedBy: Schema.Array(Schema.String),
+    calls: Schema.Array(Schema.String),
+    calledBy: Schema.Array(Schema.String),
     testSiblings: Schema.Array(Schema.String)
   }),
   /** Four significant digits of `components.rrf × components.testWeight`; only the order among results means anything. */

@@ -16,8 +16,10 @@ export const renderSearch = (response: SearchResponse): string => {
       lines.push(`   ranks: ${Object.entries(result.components.ranks).map(([leg, rank]) => `${leg} ${rank}`).join(", ") || "none"}`)
     }
     for (const line of result.excerpt.split("\n")) lines.push(`   ${line}`)
-    const { imports, importedBy, testSiblings } = result.related
+    const { imports, importedBy, calls, calledBy, testSiblings } = result.related
     if (testSiblings.length > 0) lines.push(`   tests: ${testSiblings.join(", ")}`)
+    if (calledBy.length > 0) lines.push(`   called by: ${calledBy.join(", ")}`)
+    if (calls.length > 0) lines.push(`   calls: ${calls.join(", ")}`)
     if (importedBy.length > 0) lines.push(`   imported by: ${importedBy.join(", ")}`)
     if (imports.length > 0) lines.push(`   imports: ${imports.join(", ")}`)
   })

@@ -12,7 +12,7 @@ export type AnalyzerKind = Omit<Analyzer, "analyze" | "analyzeAlone" | "ready">
 
 export const TYPESCRIPT = {
   id: "typescript",
-  version: "1",
+  version: "2",
   extensions: [".ts", ".mts", ".cts", ".tsx", ".js", ".mjs", ".cjs", ".jsx"],
   fileNamePattern: undefined
 } as const satisfies AnalyzerKind

@@ -19,18 +19,20 @@ import { compareIds } from "../domain/Ranking.ts"
 
 
 export const evidence = (item: Evidence): Evidence => {
-  const out: { path: string; line?: number; contentHash?: string; text?: string } = { path: item.path }
+  const out: { path: string; line?: number; contentHash?: string; text?: string; symbol?: string } = { path: item.path }
   if (item.line !== undefined) out.line = item.line
   if (item.contentHash !== undefined) out.contentHash = item.contentHash
   // Texts are excerpts of a source; detached, so the snapshot does not keep the file.
   if (item.text !== undefined) out.text = detached(item.text)
+  if (item.symbol !== undefined) out.symbol = detached(item.symbol)
   return out
 }
 
 const compareEvidence = (a: Evidence, b: Evidence): number =>
-  compareIds(a.path, b.path) || (a.line ?? 0) - (b.line ?? 0) || compareIds(a.text ?? "", b.text ?? "")
+  compareIds(a.path, b.path) || (a.line ?? 0) - (b.line ?? 0) || compareIds(a.text ?? "", b.text ?? "") ||
+  compareIds(a.symbol ?? "", b.symbol ?? "")
 
-/** Sorted by path, line, text, with exact duplicates removed. */
+/** Sorted by path, line, text, symbol, with exact duplicates removed. */
 export const evidenceList = (items: ReadonlyArray<Evidence>): Array<Evidence> => {
   const sorted = items.map(evidence).sort(compareEvidence)
   return sorted.filter((item, index) => index === 0 || compareEvidence(sorted[index - 1]!, item) !== 0)

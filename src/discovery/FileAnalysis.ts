@@ -17,12 +17,14 @@ export interface Note {
   readonly reason: string
 }
 
-export type ModuleReferenceKind = "imports" | "imports-type" | "re-exports" | "imports-dynamic" | "requires"
+export type ModuleReferenceKind = "imports" | "imports-type" | "re-exports" | "imports-dynamic" | "requires" | "calls"
 
 export interface ModuleReference {
   readonly kind: ModuleReferenceKind
   readonly specifier: string
   readonly line: number
+  /** For `calls`: the export called (`f`, `default`, `Class.method`). */
+  readonly symbol?: string
 }
 
 export interface ModuleFacts {

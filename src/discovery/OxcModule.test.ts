@@ -47,6 +47,26 @@ describe("parseModuleAlone", () => {
     assert.deepStrictEqual(alone.loads.filter((load) => load.kind === "requires").map((load) => load.text), ["require(\"inner\")", "\"inner\"", "`tpl`"])
   })
 
+  it("reads calls of imported bindings alike in both modes: direct, namespace member, static member, new", () => {
+    const text = [
+      `import main, { run as go, Cls, type T } from "./x"`,
+      `import * as ns from "./ns"`,
+      `go(1); ns.f(); ns["g"](); new Cls(); Cls.make(); main?.(); other.call(); T()`,
+      `function inner() { return go(ns.h(2)) }`
+    ].join("\n")
+    const lazy = parseModule("calls.ts", text)
+    assert.deepStrictEqual(plain(parseModuleAlone("calls.ts", text)), plain(lazy))
+    assert.deepStrictEqual(lazy.calls.map((c) => `${c.specifier} ${c.symbol} ${text.slice(c.offset, c.offset + 4)}`), [
+      "./x run go(1",
+      "./ns f ns.f",
+      "./x Cls new ",
+      "./x Cls.make Cls.",
+      "./x default main",
+      "./x run go(n",
+      "./ns h ns.h"
+    ])
+  })
+
   it("reads a file nested as deep as the analyzer takes, a require at the bottom", () => {
     const deep = `const x = ${"(".repeat(990)}require("deep")${")".repeat(990)}\n`
     assert.deepStrictEqual(plain(parseModuleAlone("deep.ts", deep)), plain(parseModule("deep.ts", deep)))

@@ -100,4 +100,13 @@ describe("TypeScriptAnalyzer", () => {
     const cjs = facts("src/old.cts", `import fs = require("node:fs")\n`)
     assert.deepStrictEqual(cjs.references.map((r) => `${r.kind} ${r.specifier}`), ["imports node:fs"])
   })
+
+  it("analyze - a call of an imported binding is a calls reference naming the export, once per line", () => {
+    const text = `import { run, type Shape } from "./run"\nimport * as lib from "lib"\nrun(); run(run())\nlib.go()\nconst s: Shape = {}\n`
+    const calls = facts("src/x.ts", text).references.filter((r) => r.kind === "calls")
+    assert.deepStrictEqual(calls, [
+      { kind: "calls", specifier: "./run", line: 3, symbol: "run" },
+      { kind: "calls", specifier: "lib", line: 4, symbol: "go" }
+    ])
+  })
 })

@@ -1,6 +1,7 @@
 /**
  * TypeScript and JavaScript analyzer: imports, type imports, re-exports, exported names (declared
- * here or passed through), top-level declarations, and every dynamic load, on oxc-parser.
+ * here or passed through), top-level declarations, every dynamic load, and the calls of imported
+ * bindings, on oxc-parser.
  */
 import type { Declaration, ExportedSymbol, ModuleLanguage } from "../domain/Snapshot.ts"
 import { TYPESCRIPT } from "./AnalyzerKinds.ts"
@@ -67,6 +68,15 @@ const analyzeWith = (parse: (path: string, text: string) => ParsedModule) => (pa
     } else {
       references.push({ kind: load.kind, specifier: load.literal, line })
     }
+  }
+  // One reference per line and export called: a line calling `f` three times is one fact.
+  const called = new Set<string>()
+  for (const call of parsed.calls) {
+    const line = lineOf(call.offset)
+    const key = `${line}\u0000${call.specifier}\u0000${call.symbol}`
+    if (called.has(key)) continue
+    called.add(key)
+    references.push({ kind: "calls", specifier: call.specifier, line, symbol: call.symbol })
   }
   const notes: Array<Note> = []
   const dynamic = parsed.loads.filter((load) => load.kind !== "imports").length

@@ -17,7 +17,9 @@ export const Evidence = Schema.Struct({
   /** SHA-256 hex of the file's bytes (a Markdown file's after a leading BOM is stripped). */
   contentHash: Schema.optionalKey(Schema.String),
   /** The reference as written (an import specifier, a link target, an inline code span). */
-  text: Schema.optionalKey(Schema.String)
+  text: Schema.optionalKey(Schema.String),
+  /** For a `calls` relation: the export called (`f`, `default`, `Class.method`), imported by `text`. */
+  symbol: Schema.optionalKey(Schema.String)
 })
 export type Evidence = typeof Evidence.Type
 
@@ -184,8 +186,8 @@ export type Confidence = typeof Confidence.Type
 /**
  * A directed fact between two entity ids. `to` may also be `unresolved:<reference>` when a reference
  * named nothing the scan found; no entity carries that id. Kinds discovery observes: `imports`,
- * `imports-type`, `re-exports`, `imports-dynamic`, `requires`, `depends-on`, `contains`, `links-to`,
- * `mentions`, `mentions-symbol`, `covers`; an author-written verb is kept as written.
+ * `imports-type`, `re-exports`, `imports-dynamic`, `requires`, `calls`, `test_sibling`, `depends-on`,
+ * `contains`, `links-to`, `mentions`, `mentions-symbol`, `covers`; an author-written verb is kept as written.
  */
 export const Relation = Schema.Struct({
   kind: Schema.String,
@@ -193,7 +195,7 @@ export const Relation = Schema.Struct({
   to: Schema.String,
   status: RelationStatus,
   confidence: Confidence,
-  /** Sorted by path, then line, then text. */
+  /** Sorted by path, then line, then text, then symbol. */
   evidence: Schema.Array(Evidence)
 })
 export type Relation = typeof Relation.Type

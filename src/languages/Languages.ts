@@ -32,11 +32,19 @@ export const languageOfPath = (path: string): LanguageSpec | undefined => byExte
 export const languageById = (id: string): LanguageSpec | undefined => byId.get(id)
 
 /**
+ * Relation kinds of code structure no measurement has adopted for ranking yet (docs/graph.md): they
+ * are stored and listed beside search results, and move a ranking only where `adopted` names them
+ * for the file's language (`typescript` for the files oxc-parser reads).
+ */
+const UNRANKED_KINDS: ReadonlySet<string> = new Set(["calls", "test_sibling"])
+
+/**
  * Whether a relation of `kind` from the file at `path` may move a ranking: always for the files
- * this registry does not read; for a language here, only the kinds `adopted` names for it, else
- * those its spec names (the kinds a measurement adopted, docs/languages.md).
+ * this registry does not read (but for `UNRANKED_KINDS`); for a language here, only the kinds
+ * `adopted` names for it, else those its spec names (the kinds a measurement adopted, docs/languages.md).
  */
 export const mayMoveRanking = (path: string, kind: string, adopted: Readonly<Record<string, ReadonlyArray<string>>> = {}): boolean => {
   const language = languageOfPath(path)
-  return language === undefined || (adopted[language.id] ?? language.rankedRelations).includes(kind)
+  if (language === undefined) return !UNRANKED_KINDS.has(kind) || (adopted["typescript"]?.includes(kind) ?? false)
+  return (adopted[language.id] ?? language.rankedRelations).includes(kind)
 }

@@ -59,7 +59,7 @@ export const relation = ([from, kind, to]: Triple, line: number): Relation => ({
 /** A snapshot holding exactly these entities and relations, in the order given (not sorted). */
 export const snapshotOf = (spec: SnapshotSpec): Snapshot => ({
   schemaVersion: 1,
-  pipelineVersion: "discover/1",
+  pipelineVersion: "discover/2",
   analyzerVersions: {},
   configurationHash: "",
   sourceRevision: null,
