@@ -29,6 +29,7 @@ const snapshot: Snapshot = {
     relation("contains", "area:src", "module:src/tokens.ts"),
     relation("contains", "area:src", "module:src/words.ts"),
     relation("imports", "module:src/pack.ts", "module:src/tokens.ts"),
+    relation("calls", "module:src/pack.ts", "module:src/tokens.ts"),
     relation("imports", "module:src/tokens.ts", "module:src/words.ts"),
     relation("imports", "module:src/pack.ts", "unresolved:./gone"),
     relation("mentions", "document:docs/pack.md", "module:src/pack.ts")
@@ -56,7 +57,10 @@ describe("lookup", () => {
       assert.deepStrictEqual(byPath.entity.symbols, ["pack"])
       const imports = byPath.neighbours?.find((group) => group.relation === "imports")?.entries ?? []
       assert.deepStrictEqual(imports.map((n) => [n.id, n.direction, n.distance, n.via]), [["module:src/tokens.ts", "out", 1, "module:src/pack.ts"]])
-      // Each entity once, at its nearest distance, by the first relation that reached it in sorted order.
+      // Imported and called: listed under both kinds, so the derived `calls` never hides the import.
+      const calls = byPath.neighbours?.find((group) => group.relation === "calls")?.entries ?? []
+      assert.deepStrictEqual(calls.map((n) => [n.id, n.direction, n.distance, n.via]), [["module:src/tokens.ts", "out", 1, "module:src/pack.ts"]])
+      // Each entity at its nearest distance only, through the first entity that reached it in sorted order.
       const contains = byPath.neighbours?.find((group) => group.relation === "contains")?.entries ?? []
       assert.deepStrictEqual(contains.map((n) => [n.id, n.direction, n.distance, n.via]), [
         ["area:src", "in", 1, "module:src/pack.ts"],

@@ -220,7 +220,11 @@ const resolve = (view: SnapshotView, request: LookupRequest): Effect.Effect<{ re
 }
 
 
-/** Every entity within `depth` hops, each at its nearest distance, reached in sorted order. */
+/**
+ * Every entity within `depth` hops, each at its nearest distance, reached in sorted order. An entity
+ * joined to the one it is reached through by several kinds of relation (a module both imported and
+ * called) is listed under each kind, so a derived kind never hides the one it was derived from.
+ */
 const neighboursOf = (view: SnapshotView, start: string, depth: number) => {
   const seen = new Set([start])
   const groups = new Map<string, Array<typeof Neighbour.Type>>()
@@ -232,12 +236,23 @@ const neighboursOf = (view: SnapshotView, start: string, depth: number) => {
         ...(view.outgoing.get(via) ?? []).map((relation) => ({ relation, other: relation.to, direction: "out" as const })),
         ...(view.incoming.get(via) ?? []).map((relation) => ({ relation, other: relation.from, direction: "in" as const }))
       ].sort((a, b) => compareIds(a.relation.kind, b.relation.kind) || compareIds(a.other, b.other) || compareIds(a.direction, b.direction))
+      // Entities first reached from this one, with the kinds they are already listed under.
+      const reachedHere = new Map<string, Set<string>>()
       for (const { direction, other, relation } of steps) {
         const entity = view.byId.get(other)
         // An unresolved reference names nothing the scan found: nothing to visit.
-        if (entity === undefined || seen.has(other)) continue
-        seen.add(other)
-        next.push(other)
+        if (entity === undefined) continue
+        const listed = reachedHere.get(other)
+        if (listed === undefined) {
+          if (seen.has(other)) continue
+          seen.add(other)
+          next.push(other)
+          reachedHere.set(other, new Set([relation.kind]))
+        } else if (listed.has(relation.kind)) {
+          continue
+        } else {
+          listed.add(relation.kind)
+        }
         push(groups, relation.kind, { id: other, kind: entity.kind, direction, distance, via })
       }
     }

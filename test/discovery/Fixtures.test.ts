@@ -15,6 +15,7 @@ describe("discovery fixtures", () => {
         "mentions-symbol document:docs/shapes.md -> module:src/shapes/circle.ts",
         "mentions-symbol document:docs/shapes.md -> module:src/shapes/shape.ts",
         "mentions-symbol document:docs/shapes.md -> module:src/shapes/square.ts",
+        "calls module:src/geometry.ts -> module:src/shapes/index.ts",
         "imports module:src/geometry.ts -> module:src/shapes/index.ts",
         "re-exports module:src/index.ts -> module:src/geometry.ts",
         "re-exports module:src/index.ts -> module:src/shapes/index.ts",
@@ -32,7 +33,9 @@ describe("discovery fixtures", () => {
     Effect.gen(function*() {
       const snapshot = yield* scanDisk(fixture("cycles"))
       assert.deepStrictEqual(relationLines(snapshot, notContains), [
+        "calls module:src/a.ts -> module:src/b.ts",
         "imports module:src/a.ts -> module:src/b.ts",
+        "calls module:src/b.ts -> module:src/c.ts",
         "imports module:src/b.ts -> module:src/c.ts",
         "imports-type module:src/c.ts -> module:src/a.ts",
         "imports module:src/self.ts -> module:src/self.ts"
@@ -60,6 +63,7 @@ describe("discovery fixtures", () => {
         "mentions document:README.md -> package:@ws/app",
         "mentions document:README.md -> package:@ws/core",
         "mentions-symbol document:README.md -> module:packages/core/src/model.ts",
+        "calls module:packages/app/src/index.ts -> module:packages/core/src/index.ts",
         "imports module:packages/app/src/index.ts -> external:lodash",
         "imports module:packages/app/src/index.ts -> external:node:fs",
         "imports module:packages/app/src/index.ts -> module:packages/core/src/index.ts",
