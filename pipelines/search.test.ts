@@ -96,3 +96,48 @@ describe("search over code", () => {
       assert.deepStrictEqual(byPath.get("test/buildURL.test.js"), { imports: [], importedBy: [], calls: [], calledBy: [], testSiblings: ["lib/helpers/buildURL.js"] })
     }).pipe(Effect.provide(codeLayer())), 30_000)
 })
+
+describe("search's second stage", () => {
+  const code = (id: string, text: string) => makeChunk({ id, text, noteType: "code", lineEnd: text.split("\n").length })
+  const chunks = [
+    code("src/upload.ts#a", "export function upload(file: File) {\n  // retry the upload when the session token expires\n  return withBackoff(() => send(file))\n}"),
+    code("src/session.ts#a", "export const refreshSession = () => {\n  // a session token expires after an hour\n}"),
+    code("src/backoff.ts#a", "export const withBackoff = (run: () => Promise<void>) => run().catch(() => wait(2 ** attempts))"),
+    code("src/colours.ts#a", "export const palette = ['teal', 'amber']")
+  ]
+  const edges = [
+    { from: "src/upload.ts", to: "src/backoff.ts", verb: "calls" },
+    { from: "src/upload.ts", to: "src/backoff.ts", verb: "imports" },
+    { from: "src/colours.ts", to: "src/backoff.ts", verb: "links-to" }
+  ]
+  const layerWith = (config: object) => Recall.reference({ chunks, edges }, { config })
+  const query = "retry the upload when the token expires"
+  const rankOf = (paths: ReadonlyArray<string>, path: string) => (paths.indexOf(path) === -1 ? Infinity : paths.indexOf(path))
+
+  it.effect("off by default and reported skipped; on, a confident seed's callee rises and explain says from where", () =>
+    Effect.gen(function*() {
+      const off = yield* search({ query, explain: true, limit: 10 }).pipe(Effect.provide(layerWith({})))
+      assert.deepStrictEqual(off.legs.find((leg) => leg.name === "expansion"), { name: "expansion", status: "skipped", hits: 0 })
+      assert.isTrue(off.results.every((r) => r.components?.expansion === undefined))
+      const on = yield* search({ query, explain: true, limit: 10 }).pipe(Effect.provide(layerWith({ searchExpansionSeeds: 5 })))
+      assert.deepStrictEqual(on.legs.find((leg) => leg.name === "expansion"), { name: "expansion", status: "ok", hits: 1 })
+      // Files both legs rank stay above the step's one opinion.
+      assert.deepStrictEqual(on.results.slice(0, 2).map((r) => r.path).sort(), ["src/session.ts", "src/upload.ts"])
+      const backoff = on.results.find((r) => r.path === "src/backoff.ts")!
+      assert.deepStrictEqual(backoff.components?.expansion, { rank: 1, via: "src/upload.ts" })
+      assert.isBelow(rankOf(on.results.map((r) => r.path), "src/backoff.ts"), rankOf(off.results.map((r) => r.path), "src/backoff.ts"))
+      // Only imports and calls are ways across: the file that merely links to it is not reached.
+      assert.isUndefined(on.results.find((r) => r.path === "src/colours.ts")?.components?.expansion)
+      const scores = on.results.map((r) => r.score)
+      assert.deepStrictEqual(scores, [...scores].sort((a, b) => b - a))
+    }), 30_000)
+
+  it.effect("a query with no confident file seeds nothing, and says so", () =>
+    Effect.gen(function*() {
+      const vague = yield* search({ query: "palette", limit: 10 }).pipe(Effect.provide(layerWith({ searchExpansionSeeds: 5, titlePathLimit: 0 })))
+      // One query term that the colours file holds: confident, but its only edge is not a way across.
+      assert.deepStrictEqual(vague.legs.find((leg) => leg.name === "expansion")?.status, "empty")
+      const none = yield* search({ query: "zzzzqqqq", limit: 10 }).pipe(Effect.provide(layerWith({ searchExpansionSeeds: 5 })))
+      assert.deepStrictEqual(none.legs.find((leg) => leg.name === "expansion")?.status, "empty")
+    }), 30_000)
+})

@@ -6,7 +6,9 @@
  * MCP `search` tool. A test, fixture or benchmark chunk is weighed by `testFileWeight` unless the
  * query asks about tests, as stage 7 weighs it in recall: they repeat the code's names and crowd
  * out the implementation (bench:commits, eval/commits/README.md). Each result names the files one
- * import away, its tests among them, so a weighed-down test is still one step from its code.
+ * import away, its tests among them, so a weighed-down test is still one step from its code. An
+ * optional second stage steps from the confident files along imports and calls and fuses what it
+ * reaches as one more leg (`searchExpansionSeeds`; docs/configuration.md).
  */
 import { Clock, Effect, Schema } from "effect"
 import type { Chunk } from "../src/domain/Chunk.ts"
@@ -21,7 +23,8 @@ import { compile, type RetrievalFilter } from "../src/ports/RetrievalFilter.ts"
 import { terms } from "../src/text/Words.ts"
 import { RetrievalConfig } from "../src/RetrievalConfig.ts"
 import { testFileWeigher } from "../src/retrieval/adjust/testFiles.ts"
-import { Fusion } from "../src/retrieval/fuse.ts"
+import { expandFiles } from "../src/retrieval/fileExpansion.ts"
+import { Fusion, type RankedList } from "../src/retrieval/fuse.ts"
 import { clampEchoedQuery } from "../src/retrieval/pack.ts"
 import { analysedStopwords } from "../src/text/Stopwords.ts"
 import type { RecallServices } from "./recall.ts"
@@ -76,7 +79,12 @@ export const SearchComponents = Schema.Struct({
   /** `testFileWeight` for a test, fixture or benchmark file when the query does not ask about tests, else 1: `score = rrf × testWeight`. */
   testWeight: Schema.Finite,
   /** 1-based rank of that chunk in each leg that returned it. */
-  ranks: Schema.Record(Schema.String, Schema.Int)
+  ranks: Schema.Record(Schema.String, Schema.Int),
+  /**
+   * With the second stage on (`searchExpansionSeeds` above 0) and the chunk its file's among the
+   * neighbours: its rank in that leg (also in `ranks`, as `expansion`) and the seed it was reached from.
+   */
+  expansion: Schema.optionalKey(Schema.Struct({ rank: Schema.Int, via: Schema.String }))
 })
 
 export const SearchResult = Schema.Struct({
@@ -165,7 +173,101 @@ interface Ranked {
   readonly testWeight: number
   readonly score: number
   readonly ranks: Readonly<Record<string, number>>
+  readonly expansion?: { readonly rank: number; readonly via: string }
 }
+
+const EXPANSION_LEG = "expansion"
+
+/**
+ * A file the first pass is sure of: ranked by a lexical or title/path leg (never the dense leg
+ * alone), and named by the title/path channel or holding two of the query's terms (its one term,
+ * for a one-word query).
+ */
+const isConfident = (entry: Ranked, queryTerms: ReadonlySet<string>): boolean => {
+  if (entry.ranks["title_path"] !== undefined) return true
+  if (entry.ranks["lexical"] === undefined) return false
+  const needed = Math.min(2, queryTerms.size)
+  let matched = 0
+  for (const term of new Set(terms(entry.chunk.text))) if (queryTerms.has(term) && ++matched >= needed) return true
+  return false
+}
+
+/** Each file once, at its best chunk, in the ranking's order. */
+const filesOf = (ranked: ReadonlyArray<Ranked>): Array<Ranked> => {
+  const seen = new Set<string>()
+  return ranked.filter((entry) => !seen.has(entry.chunk.path) && (seen.add(entry.chunk.path), true))
+}
+
+interface SecondStage {
+  readonly ranked: ReadonlyArray<Ranked>
+  readonly status: LegStatus
+  readonly hits: number
+  readonly gap?: string
+}
+
+/**
+ * Search's second stage (src/retrieval/fileExpansion.ts): the confident files among the first
+ * pass's best seed a step along imports and calls, and the neighbours (each at its best chunk, or
+ * its first when the first pass never ranked it) are fused with the first pass's legs again as one
+ * more leg. So two legs that agree still outvote the step, and a neighbour rises by as much as one
+ * leg's opinion. Off, the ranking stands and the leg says `skipped`; a graph that cannot be read
+ * says `failed` and leaves a gap.
+ */
+const secondStage = Effect.fn("search.secondStage")(function*(
+  ranked: ReadonlyArray<Ranked>,
+  lists: ReadonlyArray<RankedList>,
+  queryTerms: ReadonlySet<string>,
+  filter: RetrievalFilter,
+  weigh: (path: string) => number
+) {
+  const config = yield* RetrievalConfig
+  if (config.searchExpansionSeeds <= 0 || config.searchExpansionLimit <= 0) return { ranked, status: "skipped", hits: 0 } satisfies SecondStage
+  const files = filesOf(ranked)
+  const best = files[0]?.score ?? 0
+  const seeds = best <= 0 ? [] : files.slice(0, config.searchExpansionSeeds)
+    .filter((entry) => isConfident(entry, queryTerms))
+    .map((entry) => ({ path: entry.chunk.path, weight: entry.score / best }))
+  if (seeds.length === 0) return { ranked, status: "empty", hits: 0 } satisfies SecondStage
+  const graph = yield* GraphStore
+  const edges = yield* graph.edgesOf(seeds.map((seed) => seed.path).sort()).pipe(Effect.result)
+  if (edges._tag === "Failure") {
+    return { ranked, status: "failed", hits: 0, gap: `the second stage of the file ranking is missing: ${edges.failure.message}` } satisfies SecondStage
+  }
+  const expanded = expandFiles(seeds, edges.success, { weights: config.searchExpansionRelationWeights, limit: config.searchExpansionLimit, weigh })
+  const atFile = new Map(files.map((entry) => [entry.chunk.path, entry.chunk]))
+  const unranked = expanded.filter((item) => !atFile.has(item.path)).map((item) => item.path)
+  const store = yield* CandidateStore
+  const passes = compile(filter)
+  const entered = unranked.length === 0 ? [] : yield* store.chunksOfNotes(unranked, 1, filter)
+  for (const chunk of entered) if (passes(chunk) && !atFile.has(chunk.path)) atFile.set(chunk.path, chunk)
+  const neighbours = expanded.filter((item) => atFile.has(item.path))
+  if (neighbours.length === 0) return { ranked, status: "empty", hits: 0 } satisfies SecondStage
+  const chunkById = new Map<string, Chunk>([...ranked.map((entry) => entry.chunk), ...atFile.values()].map((chunk) => [chunk.id, chunk]))
+  const via = new Map(neighbours.map((item) => [atFile.get(item.path)!.id, item.via]))
+  const fusion = yield* Fusion
+  const fused = fusion.fuse([
+    ...lists,
+    { leg: EXPANSION_LEG, ids: neighbours.map((item) => atFile.get(item.path)!.id), requested: config.searchExpansionLimit, weight: config.searchExpansionWeight }
+  ], { ...config, fusedLimit: Number.MAX_SAFE_INTEGER })
+  const again = fused.flatMap((entry): Array<Ranked> => {
+    const chunk = chunkById.get(entry.id)
+    if (chunk === undefined) return []
+    const testWeight = weigh(chunk.path)
+    const rank = entry.ranks[EXPANSION_LEG]
+    const from = via.get(entry.id)
+    return [{
+      chunk,
+      rrf: entry.rrf,
+      testWeight,
+      score: entry.rrf * testWeight,
+      ranks: entry.ranks,
+      ...(rank === undefined || from === undefined ? {} : { expansion: { rank, via: from } })
+    }]
+  })
+  // Stable: equal scores keep the fused order.
+  again.sort((a, b) => b.score - a.score)
+  return { ranked: again, status: "ok", hits: neighbours.length } satisfies SecondStage
+})
 
 /** Every result of `kinds` the ranking holds, in its order: a file at its best chunk, a symbol at its declaring chunk. */
 const resultsOf = (ranked: ReadonlyArray<Ranked>, kinds: ReadonlySet<SearchKind>) => {
@@ -224,7 +326,8 @@ export const search = Effect.fn("search")(function*(
     softTimeoutMs: config.softTimeoutMs,
     stopwords
   }, reading)
-  const fused = fusion.fuse(legs.flatMap((leg) => (leg.list === undefined ? [] : [leg.list])), { ...config, fusedLimit: Number.MAX_SAFE_INTEGER })
+  const lists = legs.flatMap((leg) => (leg.list === undefined ? [] : [leg.list]))
+  const fused = fusion.fuse(lists, { ...config, fusedLimit: Number.MAX_SAFE_INTEGER })
   const chunks = yield* store.get(fused.map((entry) => entry.id))
   // The filter again in memory, so a leg that filters loosely leaks nothing; link lists name, never answer.
   const passes = compile(filter)
@@ -236,8 +339,9 @@ export const search = Effect.fn("search")(function*(
   })
   // Stable: equal scores keep the fused order.
   ranked.sort((a, b) => b.score - a.score)
-  const all = resultsOf(ranked, new Set(kinds))
   const queryTerms = new Set(terms(question.reduction.text))
+  const second = yield* secondStage(ranked, lists, queryTerms, filter, weigh)
+  const all = resultsOf(second.ranked, new Set(kinds))
   const page = all.slice(offset, offset + limit)
   // The page's files only, in one read; without the graph the results stand and a gap says so.
   const edges = yield* graph.edgesOf([...new Set(page.map(({ entry }) => entry.chunk.path))].sort()).pipe(
@@ -255,7 +359,9 @@ export const search = Effect.fn("search")(function*(
     excerpt: excerptOf(entry.chunk, queryTerms),
     related: relatedPaths(entry.chunk.path, edges.edges),
     score: significant(entry.score),
-    ...(request.explain === true ? { components: { rrf: entry.rrf, testWeight: entry.testWeight, ranks: entry.ranks } } : {})
+    ...(request.explain === true
+      ? { components: { rrf: entry.rrf, testWeight: entry.testWeight, ranks: entry.ranks, ...(entry.expansion === undefined ? {} : { expansion: entry.expansion }) } }
+      : {})
   }))
   return {
     // Echoed as the pack echoes a question: bounded, so a megabyte asked is not a megabyte answered.
@@ -265,10 +371,14 @@ export const search = Effect.fn("search")(function*(
     limit,
     total: all.length,
     results,
-    legs: legs.map((leg) => ({ name: leg.name, status: leg.status satisfies LegStatus, hits: leg.list?.ids.length ?? 0 })),
+    legs: [
+      ...legs.map((leg) => ({ name: leg.name, status: leg.status satisfies LegStatus, hits: leg.list?.ids.length ?? 0 })),
+      { name: EXPANSION_LEG, status: second.status, hits: second.hits }
+    ],
     gaps: [
       ...legs.filter((leg) => leg.status === "failed" || leg.status === "timed_out").map((leg) => legGap(leg).text),
       ...(question.gap === undefined ? [] : [question.gap.text]),
+      ...(second.gap === undefined ? [] : [second.gap]),
       ...(edges.gap === undefined ? [] : [edges.gap])
     ],
     indexHealth: healthView(reading)

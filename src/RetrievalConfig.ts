@@ -66,6 +66,16 @@ export const RetrievalConfigSchema = Schema.Struct({
    */
   graphLanguageRelations: Schema.Record(Schema.String, Schema.Array(Schema.String)),
 
+  // Search's file ranking, second stage (pipelines/search.ts, src/retrieval/fileExpansion.ts)
+  /** Files among the first pass's best that may seed the step along imports and calls; 0 switches the second stage off. */
+  searchExpansionSeeds: Count,
+  /** Neighbours the second stage adds to the file ranking at most. */
+  searchExpansionLimit: Count,
+  /** What the neighbours' list counts when it is fused with the first pass again: 1 counts it as a leg. */
+  searchExpansionWeight: Unit,
+  /** Weight of each relation kind as a way across; a kind not named is not followed. */
+  searchExpansionRelationWeights: Schema.Record(Schema.String, Unit),
+
   // Reranking (stage 6)
   /** Corpus size (chunks) below which the reranker is skipped. `Infinity` switches stage 6 off. */
   rerankMinCorpus: NonNegative,
@@ -195,6 +205,11 @@ export const defaults: RetrievalConfigShape = {
   graphRelationWeights: { depends_on: 1, implements: 0.9, part_of: 0.9, blocks: 0.7, relates_to: 0.6 },
   graphDefaultRelationWeight: 0.6,
   graphLanguageRelations: {},
+
+  searchExpansionSeeds: 0,
+  searchExpansionLimit: 20,
+  searchExpansionWeight: 1,
+  searchExpansionRelationWeights: { imports: 0.6, "imports-type": 0.6, "imports-dynamic": 0.6, requires: 0.6, "re-exports": 0.6, calls: 1 },
 
   rerankMinCorpus: 200,
   rerankCandidateLimit: 30,

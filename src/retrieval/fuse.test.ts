@@ -51,6 +51,17 @@ describe("fuse", () => {
     assert.deepStrictEqual(fused[1]!.ranks, { dense: 2, lexical: 1 })
   })
 
+  it("a list's weight scales its reciprocal ranks and its absence alike", () => {
+    const fused = fuse([list("first", ["a", "b"], 2), { ...list("second", ["b"], 2), weight: 0.5 }], options)
+    const score = new Map(fused.map((entry) => [entry.id, entry.rrf]))
+    // a: 1/61 + 0.5/(60 + 2 + 1); b: 1/62 + 0.5/61.
+    assert.closeTo(score.get("a" as ChunkId)!, 1 / 61 + 0.5 / 63, 1e-15)
+    assert.closeTo(score.get("b" as ChunkId)!, 1 / 62 + 0.5 / 61, 1e-15)
+    // Counted in full the second list would put b first; at half it cannot overturn the first's order.
+    assert.deepStrictEqual(fused.map((entry) => entry.id), ["a", "b"])
+    assert.deepStrictEqual(fuse([list("first", ["a", "b"], 2), list("second", ["b"], 2)], options).map((entry) => entry.id), ["b", "a"])
+  })
+
   it("keeps fusedLimit", () => {
     assert.strictEqual(fuse([list("lexical", fifty("a"))], { ...options, fusedLimit: 7 }).length, 7)
   })

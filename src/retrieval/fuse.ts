@@ -16,6 +16,8 @@ export interface RankedList {
   readonly ids: ReadonlyArray<ChunkId>
   /** The limit the leg was asked for. */
   readonly requested: number
+  /** What one of its reciprocal ranks counts, 1 when absent: a second opinion may count for less. */
+  readonly weight?: number
 }
 
 export interface Fused {
@@ -40,9 +42,10 @@ export const fuse = (lists: ReadonlyArray<RankedList>, options: FusionOptions): 
     })
     return ranks
   })
-  const absentContribution = ordered.map((list) =>
+  const weights = ordered.map((list) => list.weight ?? 1)
+  const absentContribution = ordered.map((list, i) =>
     Number.isFinite(options.rrfAbsentRankOffset)
-      ? 1 / (options.rrfK + Math.max(list.ids.length, list.requested) + options.rrfAbsentRankOffset)
+      ? weights[i]! / (options.rrfK + Math.max(list.ids.length, list.requested) + options.rrfAbsentRankOffset)
       : 0
   )
   const ids = new Set<ChunkId>()
@@ -55,7 +58,7 @@ export const fuse = (lists: ReadonlyArray<RankedList>, options: FusionOptions): 
       const rank = rankMaps[i]!.get(id)
       if (rank === undefined) rrf += absentContribution[i]!
       else {
-        rrf += 1 / (options.rrfK + rank)
+        rrf += weights[i]! / (options.rrfK + rank)
         ranks[ordered[i]!.leg] = rank
       }
     }
