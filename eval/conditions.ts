@@ -43,6 +43,7 @@ export const CONDITIONS: ReadonlyArray<Condition> = [
   { name: "canonicality-0.9", description: "graph canonicality as a stage-7 factor, canonicalityFloor 0.9", options: { config: { canonicalityFloor: 0.9 } } },
   { name: "test-files-off", description: "tests, fixtures and benches weighed as any file (testFileWeight 1)", options: { config: { testFileWeight: 1 } } },
   { name: "test-files-0.7", description: "testFileWeight 0.7", options: { config: { testFileWeight: 0.7 } } },
+  { name: "code-outline", description: "code claims packed as outlines, bodies elided (codeEvidence outline)", options: { config: { codeEvidence: "outline" } } },
   { name: "relevance-only", description: "stage 7 switched to the relevance-only composition", options: { config: { typeWeightStrength: 0, testFileWeight: 1, supportFloor: 1, coverageFloor: 1, noteCoverageFloor: 1, linkConsensusFloor: 1, freshnessFloor: 1 } } }
 ]
 

@@ -175,6 +175,8 @@ export const RetrievalConfigSchema = Schema.Struct({
   // Packing (stage 9)
   /** Most gaps reported, the packer's own budget notice included. */
   maxGaps: Count,
+  /** Code claims as written (`full`) or as outlines, bodies elided to marked line ranges (`outline`; src/retrieval/pack/outline.ts). */
+  codeEvidence: Schema.Literals(["full", "outline"]),
   /** Budget at or above which the whole serialised pack, report included, is kept inside it. */
   reportReserveTokens: Count,
   /** Gap text when nothing else explains an empty pack; the packer and the pipeline share it. */
@@ -260,6 +262,7 @@ export const defaults: RetrievalConfigShape = {
   excludedStates: ["superseded"],
 
   maxGaps: 3,
+  codeEvidence: "full",
   reportReserveTokens: 512,
   fallbackGapText: "No claims found for this query.",
 

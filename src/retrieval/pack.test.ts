@@ -247,6 +247,22 @@ describe("pack", () => {
     }
   })
 
+  it("codeEvidence outline packs code claims as outlines, documents as written, so more files fit", () => {
+    const body = Array.from({ length: 30 }, (_, i) => `  const step${i} = input.value + ${i}`).join("\n")
+    const code = (id: string, score: number) =>
+      candidate({ id, text: `${id.split("#")[0]}\n/** Sums the steps. */\nexport function total(input: { value: number }) {\n${body}\n  return 0\n}`, noteType: "code", score })
+    const candidates = [code("src/a.ts#1", 0.9), code("src/b.ts#1", 0.8), code("src/c.ts#1", 0.7), candidate({ id: "docs/a.md#1", text: "A\nA { brace } in prose stays.", score: 0.6 })]
+    const outlined = makePack(charCount, { ...config, reportReserveTokens: 1_000_000, codeEvidence: "outline" })
+    const budget = cost(toClaim(candidates[0]!, false)) + cost(toClaim(candidates[3]!, false)) + 10
+    const full = pack(input({ query: query("total steps", budget), candidates }))
+    const outline = outlined(input({ query: query("total steps", budget), candidates }))
+    assert.isAbove(new Set(outline.claims.map((c) => c.note)).size, new Set(full.claims.map((c) => c.note)).size)
+    const first = outline.claims[0]!
+    assert.match(first.text, /^src\/a\.ts\n\/\*\* Sums the steps\. \*\/\nexport function total\(input: \{ value: number \}\) \{\n  … lines \d+-\d+ elided\n\}$/)
+    assert.strictEqual(outline.claims.find((c) => c.note === "docs/a.md")?.text, "A\nA { brace } in prose stays.")
+    assert.isAtMost(outline.usedTokens, budget)
+  })
+
   it("ensureNeverSilent - adds the fallback only to a pack with neither claims nor gaps", () => {
     const empty = pack(input({ query: query("q", 400) }))
     const stripped = { ...empty, gaps: [] }

@@ -15,6 +15,7 @@ import { compareIds } from "../domain/Ranking.ts"
 import { RetrievalConfig, type RetrievalConfigShape } from "../RetrievalConfig.ts"
 import { TokenCounter } from "../ports/TokenCounter.ts"
 import { hasOverlongPiece } from "../text/TokenCount.ts"
+import { outlineCode } from "./pack/outline.ts"
 import { bestSentence, termsIn } from "./pack/bestSentence.ts"
 import { truncateAround, truncateToFit } from "./pack/truncate.ts"
 import { coveredTerms, namedTerms, passageStems, type Term } from "./terms.ts"
@@ -52,7 +53,7 @@ export interface PackInput {
 
 export type PackerConfig = Pick<
   RetrievalConfigShape,
-  "maxConflicts" | "maxGaps" | "reportReserveTokens" | "fallbackGapText" | "gapStopwords" | "gapMinTermLength" | "gapMaxTerms"
+  "maxConflicts" | "maxGaps" | "codeEvidence" | "reportReserveTokens" | "fallbackGapText" | "gapStopwords" | "gapMinTermLength" | "gapMaxTerms"
 >
 
 /** The passage sentence holding most of the question's terms, as offsets into the claim's text. */
@@ -86,12 +87,12 @@ export const claimRef = (candidate: Candidate): string => {
   return `${path}:${lineStart}-${lineEnd}#${blockId}`
 }
 
-export const toClaim = (candidate: Candidate, explain: boolean): ContextPack.Claim => {
+export const toClaim = (candidate: Candidate, explain: boolean, codeEvidence: "full" | "outline" = "full"): ContextPack.Claim => {
   const { chunk } = candidate
   const claim: ContextPack.Claim = {
     ref: claimRef(candidate),
     kind: chunk.noteType,
-    text: chunk.text,
+    text: codeEvidence === "outline" && chunk.noteType === "code" ? outlineCode(chunk.text, chunk.lineStart, chunk.path) : chunk.text,
     provenance: chunk.provenance,
     freshness: toSignificant(candidate.components.freshness),
     score: toSignificant(candidate.score),
@@ -181,7 +182,7 @@ export const makePack = (count: (text: string) => number, config: PackerConfig) 
   const explain = input.query.explain
   const terms = namedTerms(input.query.text, config)
   const ranked = input.order === undefined ? rankCandidates(input.candidates) : input.order(rankCandidates(input.candidates))
-  const claims = ranked.map((candidate) => toClaim(candidate, explain))
+  const claims = ranked.map((candidate) => toClaim(candidate, explain, config.codeEvidence))
   const costOf = (claim: ContextPack.Claim): number => count(JSON.stringify(ContextPack.claimToWire(claim)))
   const costs = claims.map(costOf)
   let detectedGaps = selectGaps(input.gaps, config.maxGaps)
