@@ -7,6 +7,8 @@ import { makeChunk } from "../layers/contracts/ChunkFixtures.ts"
 import { search } from "./search.ts"
 
 const layer = Recall.reference(corpus)
+/** A chunk of source, its lines counted from its text. */
+const code = (id: string, text: string) => makeChunk({ id, text, noteType: "code", lineEnd: text.split("\n").length })
 
 describe("search over the reference layers", () => {
   it.effect("files by default, one result per file, in the order of their best chunk", () =>
@@ -60,7 +62,6 @@ describe("search over the reference layers", () => {
 })
 
 describe("search over code", () => {
-  const code = (id: string, text: string) => makeChunk({ id, text, noteType: "code", lineEnd: text.split("\n").length })
   const chunks = [
     code("lib/helpers/buildURL.js#a", "export default function buildURL(url, params, options) {\n  return url + serialize(params, options.paramsSerializer)\n}"),
     code("test/buildURL.test.js#a", "describe('buildURL', () => {\n  it('passes a callback as paramsSerializer to buildURL', () => {\n    expect(buildURL('/x', { a: 1 }, { paramsSerializer: callback })).toBe('/x?a=1')\n  })\n})"),
@@ -98,7 +99,6 @@ describe("search over code", () => {
 })
 
 describe("search's second stage", () => {
-  const code = (id: string, text: string) => makeChunk({ id, text, noteType: "code", lineEnd: text.split("\n").length })
   const chunks = [
     code("src/upload.ts#a", "export function upload(file: File) {\n  // retry the upload when the session token expires\n  return withBackoff(() => send(file))\n}"),
     code("src/session.ts#a", "export const refreshSession = () => {\n  // a session token expires after an hour\n}"),
