@@ -30,6 +30,7 @@ import * as IndexHealthSqlite from "./sqlite/IndexHealthSqlite.ts"
 import * as IndexStoreSqlite from "./sqlite/IndexStoreSqlite.ts"
 import * as ProvidedEmbedder from "./ProvidedEmbedder.ts"
 import * as LexicalIndexSqlite from "./sqlite/LexicalIndexSqlite.ts"
+import * as SymbolIndexSqlite from "./sqlite/SymbolIndexSqlite.ts"
 import * as VectorIndexSqlite from "./sqlite/VectorIndexSqlite.ts"
 import { readSpaceHeader } from "./sqlite/VectorTable.ts"
 import * as Stages from "./Stages.ts"
@@ -114,6 +115,7 @@ export const embedded = (
     GraphStoreSqlite.layer,
     IndexHealthSqlite.layer,
     IndexStoreSqlite.layer,
+    SymbolIndexSqlite.layer,
     dense(options.embedder),
     options.reranker ?? Layer.empty,
     // A new object per build: what is known of the files is known of one opened index.

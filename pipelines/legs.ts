@@ -1,5 +1,5 @@
 /**
- * The first pass of retrieval: the lexical, dense and title/path legs, run concurrently, each under
+ * The first pass of retrieval: the lexical, dense, title/path and symbol legs, run concurrently, each under
  * the soft deadline. Recall fuses them into its candidates; search fuses them deeper into a ranking
  * an agent can page. A leg with nothing to run is `skipped`; a failure or a missed deadline is
  * reported, never raised, so one leg's trouble never loses what the others found.
@@ -13,6 +13,7 @@ import { Embedder } from "../src/ports/Embedder.ts"
 import type { IndexHealthReading } from "../src/ports/IndexHealth.ts"
 import { LexicalIndex } from "../src/ports/LexicalIndex.ts"
 import type { RetrievalFilter } from "../src/ports/RetrievalFilter.ts"
+import { SymbolIndex } from "../src/ports/SymbolIndex.ts"
 import { VectorIndex, VectorIndexError } from "../src/ports/VectorIndex.ts"
 import { underDeadline } from "./deadline.ts"
 import { isContentless } from "../src/index/HashingEmbedder.ts"
@@ -33,6 +34,8 @@ export interface LegLimits {
   readonly denseLimit: number
   readonly titlePathLimit: number
   readonly titlePathMinScore: number
+  /** Declarations the symbol leg returns; 0 leaves it out. */
+  readonly symbolLimit: number
   readonly softTimeoutMs: number
   readonly stopwords: ReadonlySet<string>
 }
@@ -59,13 +62,14 @@ export const legGap = (leg: { readonly name: string; readonly status: LegStatus;
     : `The ${leg.name} stage failed${leg.detail === undefined ? "" : ` (${leg.detail})`}; this pack is missing what it would have found.`
 })
 
-/** The three legs over `text`, in the order recall reports them. */
+/** The four legs over `text`, in the order recall reports them; the symbol leg is skipped at `symbolLimit` 0 or without an index of declarations. */
 export const firstPass = Effect.fn("legs.firstPass")(function*(text: string, filter: RetrievalFilter, limits: LegLimits, reading: IndexHealthReading) {
   const lexical = yield* LexicalIndex
   const store = yield* CandidateStore
   const titlePath = yield* TitlePathChannel
   const embedder = yield* Effect.serviceOption(Embedder)
   const vectors = yield* Effect.serviceOption(VectorIndex)
+  const symbols = yield* Effect.serviceOption(SymbolIndex)
 
   // A question with no words has nothing to embed: its vector would sit at cosine 0 from every
   // chunk and rank the corpus arbitrarily. So has one whose every word the model never saw (its
@@ -92,6 +96,10 @@ export const firstPass = Effect.fn("legs.firstPass")(function*(text: string, fil
       Effect.map(store.notes(filter), (notes) =>
         titlePath.name(text, notes, { titlePathLimit: limits.titlePathLimit, titlePathMinScore: limits.titlePathMinScore, stopwords: limits.stopwords })
           .map((named) => named.chunk))
+    )),
+    // A declaration's chunk once, at its best match: the leg ranks chunks as the others do.
+    runLeg("symbol", limits.symbolLimit, limits.softTimeoutMs, Option.map(symbols, (index) =>
+      Effect.map(index.search(text, limits.symbolLimit, filter, limits.stopwords), (matches) => [...new Set(matches.map((match) => match.chunk))])
     ))
   ], { concurrency: "unbounded" })
 })

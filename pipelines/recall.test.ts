@@ -23,7 +23,7 @@ describe("recall over the reference layers", () => {
     Effect.gen(function*() {
       const pack = yield* recall(QUESTION)
       assert.strictEqual(pack.claims[0]?.note, "runbooks/rollback.md")
-      assert.deepStrictEqual(pack.diagnostics?.legs.map((leg) => leg.name), ["lexical", "dense", "title_path", "graph", "rerank"])
+      assert.deepStrictEqual(pack.diagnostics?.legs.map((leg) => leg.name), ["lexical", "dense", "title_path", "symbol", "graph", "rerank"])
       assert.strictEqual(legStatus(pack, "lexical"), "ok")
       assert.strictEqual(legStatus(pack, "dense"), "ok")
       assert.isAtMost(pack.usedTokens, pack.budgetTokens)

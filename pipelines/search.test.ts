@@ -141,3 +141,25 @@ describe("search's second stage", () => {
       assert.deepStrictEqual(none.legs.find((leg) => leg.name === "expansion")?.status, "empty")
     }), 30_000)
 })
+
+describe("the symbol leg", () => {
+  const chunks = [
+    { ...code("src/budget.ts#a", "src/budget.ts > enforceTokenBudget\nexport function enforceTokenBudget(claims: Claims, limit: number) {\n  return claims.filter((claim) => claim.cost <= limit)\n}"), symbols: ["enforceTokenBudget"] },
+    code("docs/budget.md#a", "Budget\nThe token budget is enforced for every claim the pack holds."),
+    code("src/colours.ts#a", "export const palette = ['teal', 'amber']")
+  ]
+  const layerWith = (config: object) => Recall.reference({ chunks, edges: [] }, { config })
+  const query = "enforceTokenBudget"
+
+  it.effect("off by default and reported skipped; on, it ranks the declaring chunk and says so", () =>
+    Effect.gen(function*() {
+      const off = yield* search({ query, explain: true }).pipe(Effect.provide(layerWith({})))
+      assert.deepStrictEqual(off.legs.find((leg) => leg.name === "symbol"), { name: "symbol", status: "skipped", hits: 0 })
+      const on = yield* search({ query, explain: true }).pipe(Effect.provide(layerWith({ symbolLimit: 20 })))
+      assert.deepStrictEqual(on.legs.find((leg) => leg.name === "symbol"), { name: "symbol", status: "ok", hits: 1 })
+      assert.strictEqual(on.results[0]?.path, "src/budget.ts")
+      assert.strictEqual(on.results[0]?.components?.ranks["symbol"], 1)
+      const nothing = yield* search({ query: "palette colours" }).pipe(Effect.provide(layerWith({ symbolLimit: 20 })))
+      assert.strictEqual(nothing.legs.find((leg) => leg.name === "symbol")?.status, "empty")
+    }), 30_000)
+})

@@ -179,12 +179,12 @@ interface Ranked {
 const EXPANSION_LEG = "expansion"
 
 /**
- * A file the first pass is sure of: ranked by a lexical or title/path leg (never the dense leg
- * alone), and named by the title/path channel or holding two of the query's terms (its one term,
- * for a one-word query).
+ * A file the first pass is sure of: ranked by a lexical, title/path or symbol leg (never the dense
+ * leg alone), and named by the title/path channel, declaring a name the query implicates, or
+ * holding two of the query's terms (its one term, for a one-word query).
  */
 const isConfident = (entry: Ranked, queryTerms: ReadonlySet<string>): boolean => {
-  if (entry.ranks["title_path"] !== undefined) return true
+  if (entry.ranks["title_path"] !== undefined || entry.ranks["symbol"] !== undefined) return true
   if (entry.ranks["lexical"] === undefined) return false
   const needed = Math.min(2, queryTerms.size)
   let matched = 0
@@ -323,6 +323,8 @@ export const search = Effect.fn("search")(function*(
     denseLimit: depth,
     titlePathLimit: Math.max(config.titlePathLimit, offset + limit),
     titlePathMinScore: config.titlePathMinScore,
+    // On, the symbol leg is asked as deep as the page, as the title/path channel is.
+    symbolLimit: config.symbolLimit === 0 ? 0 : Math.max(config.symbolLimit, offset + limit),
     softTimeoutMs: config.softTimeoutMs,
     stopwords
   }, reading)

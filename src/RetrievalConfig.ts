@@ -42,6 +42,8 @@ export const RetrievalConfigSchema = Schema.Struct({
   titlePathLimit: Count,
   /** Smallest two-way name coverage at which the title/path channel speaks, in [0, 1]. */
   titlePathMinScore: Unit,
+  /** Declarations the symbol leg may return (src/retrieval/symbolTable.ts); 0 switches it off. */
+  symbolLimit: Count,
   /** Candidates kept after fusion. */
   fusedLimit: Count,
   /** BM25 column weights: how many body words one occurrence in the title or a tag counts as. A starting point, not yet tuned. */
@@ -197,6 +199,7 @@ export const defaults: RetrievalConfigShape = {
   denseLimit: 50,
   titlePathLimit: 20,
   titlePathMinScore: 0.5,
+  symbolLimit: 0,
   fusedLimit: 60,
   lexicalWeights: { text: 1, title: 2, tags: 2 },
 

@@ -18,6 +18,7 @@ import { RetrievalConfig } from "../../src/RetrievalConfig.ts"
 import * as CandidateStoreMemory from "./CandidateStoreMemory.ts"
 import * as EmbedderMemory from "./EmbedderMemory.ts"
 import * as GraphStoreMemory from "./GraphStoreMemory.ts"
+import * as SymbolIndexMemory from "./SymbolIndexMemory.ts"
 import * as IndexHealthMemory from "./IndexHealthMemory.ts"
 import * as LexicalIndexMemory from "./LexicalIndexMemory.ts"
 import * as NoteSignalsMemory from "./NoteSignalsMemory.ts"
@@ -45,7 +46,8 @@ export const core = (corpus: Corpus): Layer.Layer<CorePorts, LexicalIndexError> 
     Layer.unwrap(Effect.map(RetrievalConfig, (config) => LexicalIndexMemory.layer(corpus.chunks, config.lexicalWeights))),
     CandidateStoreMemory.layer(corpus.chunks),
     GraphStoreMemory.layer(corpus.edges),
-    IndexHealthMemory.layer()
+    IndexHealthMemory.layer(),
+    SymbolIndexMemory.layer(corpus.chunks)
   )
   return corpus.canonicality === undefined ? ports : Layer.merge(ports, NoteSignalsMemory.layer(corpus.canonicality))
 }
