@@ -1,0 +1,53 @@
+/**
+ * Behaviour every SymbolIndex backend must show, run against each backend by its own test file. A
+ * backend is given as a function from chunks to a layer indexing exactly those chunks.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import type { Layer } from "effect"
+import type { Chunk } from "../../src/domain/Chunk.ts"
+import { SymbolIndex } from "../../src/ports/SymbolIndex.ts"
+import { analysedStopwords, STOPWORDS } from "../../src/text/Stopwords.ts"
+import { makeChunk } from "./ChunkFixtures.ts"
+
+export type MakeSymbolLayer<E> = (chunks: ReadonlyArray<Chunk>) => Layer.Layer<SymbolIndex, E>
+
+const code = (id: string, symbols: Array<string>, body: string, extra: Partial<Chunk> = {}): Chunk =>
+  makeChunk({ id, text: `${id.split("#")[0]} > ${symbols.join(", ")}\n${body}`, noteType: "code", symbols, lineEnd: body.split("\n").length, ...extra })
+
+const CHUNKS: ReadonlyArray<Chunk> = [
+  code("src/budget.ts#a", ["enforceTokenBudget"], "export function enforceTokenBudget(limit: number) {}"),
+  code("src/old.ts#a", ["enforceTokenBudget"], "export function enforceTokenBudget() {}", { status: "superseded" }),
+  code("lib/budget.js#a", ["TokenBudget"], "class TokenBudget {\n  spendTokens(n) {}\n}"),
+  // Prose never declares: its symbols, were any recorded, are not names of code.
+  makeChunk({ id: "docs/budget.md#a", text: "Budget\nThe token budget.", noteType: "reference", symbols: ["enforceTokenBudget"] })
+]
+
+const stopwords = analysedStopwords(STOPWORDS)
+
+export const contract = <E>(name: string, makeLayer: MakeSymbolLayer<E>) => {
+  describe(`SymbolIndex contract: ${name}`, () => {
+    it.effect("ranks declarations of code by name, honours the filter and the limit, and skips superseded chunks", () =>
+      Effect.gen(function*() {
+        const index = yield* SymbolIndex
+        const found = yield* index.search("where is enforceTokenBudget", 10, {}, stopwords)
+        assert.deepStrictEqual(found.map((m) => [m.path, m.name, m.match]), [
+          ["src/budget.ts", "enforceTokenBudget", "exact"],
+          ["lib/budget.js", "TokenBudget", "parts"]
+        ])
+        const methods = yield* index.search("spend tokens", 10, {}, stopwords)
+        assert.deepStrictEqual(methods.map((m) => [m.name, m.kind, m.line]), [["spendTokens", "method", 2]])
+        const scoped = yield* index.search("token budget", 10, { paths: ["lib"] }, stopwords)
+        assert.deepStrictEqual(scoped.map((m) => m.path), ["lib/budget.js"])
+        assert.lengthOf(yield* index.search("token budget", 1, {}, stopwords), 1)
+        const withOld = yield* index.search("enforceTokenBudget", 10, { includeSuperseded: true }, stopwords)
+        assert.include(withOld.map((m) => m.path), "src/old.ts")
+      }).pipe(Effect.provide(makeLayer(CHUNKS))), 30_000)
+
+    it.effect("an index without code finds nothing", () =>
+      Effect.gen(function*() {
+        const index = yield* SymbolIndex
+        assert.deepStrictEqual(yield* index.search("enforceTokenBudget", 10, {}, stopwords), [])
+      }).pipe(Effect.provide(makeLayer(CHUNKS.slice(3)))), 30_000)
+  })
+}

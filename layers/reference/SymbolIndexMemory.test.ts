@@ -1,0 +1,4 @@
+import { contract } from "../contracts/SymbolIndex.contract.ts"
+import * as SymbolIndexMemory from "./SymbolIndexMemory.ts"
+
+contract("memory", SymbolIndexMemory.layer)
