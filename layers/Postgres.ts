@@ -21,6 +21,7 @@ import type { TokenCounter } from "../src/ports/TokenCounter.ts"
 import * as RetrievalConfig from "../src/RetrievalConfig.ts"
 import { IndexedRepository } from "./Embedded.ts"
 import * as CandidateStorePg from "./postgres/CandidateStorePg.ts"
+import * as SymbolIndexPg from "./postgres/SymbolIndexPg.ts"
 import * as ConsistentReadPg from "./postgres/ConsistentReadPg.ts"
 import * as EmbedderPg from "./postgres/EmbedderPg.ts"
 import * as GraphStorePg from "./postgres/GraphStorePg.ts"
@@ -89,6 +90,7 @@ export const postgres = (options: PostgresOptions): Layer.Layer<PostgresServices
     ConsistentReadPg.layer,
     GraphStorePg.layer,
     IndexHealthPg.layer,
+    SymbolIndexPg.layer,
     dense(options.embedder).pipe(Layer.provide(IndexStorePg.layer)),
     options.reranker ?? Layer.empty,
     IndexStorePg.layer,

@@ -19,6 +19,7 @@ import { contract as consistentContract, OtherWriter } from "../contracts/Consis
 import { contract as graphContract } from "../contracts/GraphStore.contract.ts"
 import { contract as healthContract } from "../contracts/IndexHealth.contract.ts"
 import { contract as storeContract } from "../contracts/IndexStore.contract.ts"
+import { contract as symbolContract } from "../contracts/SymbolIndex.contract.ts"
 import { contract as lexicalContract } from "../contracts/LexicalIndex.contract.ts"
 import { contract as vectorContract, type VectorEntry } from "../contracts/VectorIndex.contract.ts"
 import { SOFTWARE_QUERIES, softwareChunks } from "../reference/fixtures/SoftwareNotes.ts"
@@ -26,6 +27,7 @@ import * as LexicalIndexMemory from "../reference/LexicalIndexMemory.ts"
 import * as VectorIndexMemory from "../reference/VectorIndexMemory.ts"
 import { coldBuild, MANIFEST } from "../sqlite/testing/Fixtures.ts"
 import * as CandidateStorePg from "./CandidateStorePg.ts"
+import * as SymbolIndexPg from "./SymbolIndexPg.ts"
 import * as ConsistentReadPg from "./ConsistentReadPg.ts"
 import * as GraphStorePg from "./GraphStorePg.ts"
 import * as IndexHealthPg from "./IndexHealthPg.ts"
@@ -91,6 +93,7 @@ describe("postgres", () => {
       ))
   }
   candidateContract("postgres", (chunks) => CandidateStorePg.layer.pipe(Layer.provide(seeded(coldBuild(chunks)))))
+  symbolContract("postgres", (chunks) => SymbolIndexPg.layer.pipe(Layer.provide(seeded(coldBuild(chunks)))))
   graphContract("postgres", (edges) => {
     const from = [...new Set(edges.map((edge) => edge.from))]
     const chunks = from.map((note) => makeChunk({ id: `${note}#lead` }))
