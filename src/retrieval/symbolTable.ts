@@ -103,16 +103,31 @@ const exportedBy = (keyword: string | undefined, name: string, path: string): bo
   return false
 }
 
+/** Up to `count` lines of `text` after its first. */
+const headLines = (text: string, count: number): Array<string> => {
+  const out: Array<string> = []
+  let at = text.indexOf("\n")
+  while (at !== -1 && out.length < count) {
+    const next = text.indexOf("\n", at + 1)
+    out.push(text.slice(at + 1, next === -1 ? text.length : next))
+    at = next
+  }
+  return out
+}
+
 /** The declarations of one chunk: its own names, and the methods of a class it declares. */
 export const declarationsOf = (source: SymbolSource): Array<Declared> => {
   if (source.symbols.length === 0) return []
   const wanted = new Set(source.symbols)
   const found = new Map<string, Declared>()
-  // The first line is the chunk's `{path} > {symbols}` header, not source.
-  const lines = source.text.split("\n").slice(1)
+  // The first line is the chunk's `{path} > {symbols}` header, not source. Only a class's body is
+  // read past the head: splitting every chunk whole was most of building a large repository's table.
+  let lines = headLines(source.text, HEAD_LINES)
   const classes: Array<Declared> = []
-  for (let i = 0; i < lines.length && i < HEAD_LINES && found.size < wanted.size; i++) {
-    const hit = DECLARATION_RE.exec(lines[i]!)
+  for (let i = 0; i < lines.length && found.size < wanted.size; i++) {
+    const line = lines[i]!
+    if (!source.symbols.some((name) => line.includes(name))) continue
+    const hit = DECLARATION_RE.exec(line)
     if (hit === null) continue
     const name = hit[3]!
     if (!wanted.has(name) || found.has(name)) continue
@@ -135,6 +150,7 @@ export const declarationsOf = (source: SymbolSource): Array<Declared> => {
   }
   if (classes.length === 1) {
     const owner = classes[0]!
+    lines = source.text.split("\n").slice(1)
     const seen = new Set(out.map((declared) => declared.name))
     for (let i = owner.line - source.lineStart + 1; i < lines.length; i++) {
       const hit = METHOD_RE.exec(lines[i]!)
@@ -177,10 +193,17 @@ export const buildSymbolTable = (sources: Iterable<SymbolSource>): SymbolTable =
   // holding its declaring line (the first, when none does).
   const kept = new Map<string, Entry>()
   for (const source of sources) {
+    // What the filter reads, apart from the text, so the table does not keep every chunk's text alive.
+    const subject: FilterSubject = {
+      path: source.path,
+      noteType: source.noteType,
+      status: source.status,
+      provenance: { state: source.provenance.state, createdAt: source.provenance.createdAt }
+    }
     for (const declared of declarationsOf(source)) {
       const key = `${declared.path}\u0000${declared.name}`
       const known = kept.get(key)
-      const entry: Entry = { ...declared, lowered: declared.name.toLowerCase(), parts: identifierParts(declared.name), subject: source }
+      const entry: Entry = { ...declared, lowered: declared.name.toLowerCase(), parts: identifierParts(declared.name), subject }
       if (known === undefined || (known.kind === "declaration" && entry.kind !== "declaration") ||
         (known.kind === entry.kind && entry.line < known.line)) kept.set(key, entry)
     }
