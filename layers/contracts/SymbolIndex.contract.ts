@@ -16,11 +16,11 @@ const code = (id: string, symbols: Array<string>, body: string, extra: Partial<C
   makeChunk({ id, text: `${id.split("#")[0]} > ${symbols.join(", ")}\n${body}`, noteType: "code", symbols, lineEnd: body.split("\n").length, ...extra })
 
 const CHUNKS: ReadonlyArray<Chunk> = [
-  code("src/budget.ts#a", ["enforceTokenBudget"], "export function enforceTokenBudget(limit: number) {}"),
-  code("src/old.ts#a", ["enforceTokenBudget"], "export function enforceTokenBudget() {}", { status: "superseded" }),
-  code("lib/budget.js#a", ["TokenBudget"], "class TokenBudget {\n  spendTokens(n) {}\n}"),
+  code("src/backup.ts#a", ["scheduleNightlyBackup"], "export function scheduleNightlyBackup(hour: number) {}"),
+  code("src/old.ts#a", ["scheduleNightlyBackup"], "export function scheduleNightlyBackup() {}", { status: "superseded" }),
+  code("lib/backup.js#a", ["NightlyBackup"], "class NightlyBackup {\n  rotateBackups(n) {}\n}"),
   // Prose never declares: its symbols, were any recorded, are not names of code.
-  makeChunk({ id: "docs/budget.md#a", text: "Budget\nThe token budget.", noteType: "reference", symbols: ["enforceTokenBudget"] })
+  makeChunk({ id: "docs/backup.md#a", text: "Backups\nThe nightly backup.", noteType: "reference", symbols: ["scheduleNightlyBackup"] })
 ]
 
 const stopwords = analysedStopwords(STOPWORDS)
@@ -30,24 +30,24 @@ export const contract = <E>(name: string, makeLayer: MakeSymbolLayer<E>) => {
     it.effect("ranks declarations of code by name, honours the filter and the limit, and skips superseded chunks", () =>
       Effect.gen(function*() {
         const index = yield* SymbolIndex
-        const found = yield* index.search("where is enforceTokenBudget", 10, {}, stopwords)
+        const found = yield* index.search("where is scheduleNightlyBackup", 10, {}, stopwords)
         assert.deepStrictEqual(found.map((m) => [m.path, m.name, m.match]), [
-          ["src/budget.ts", "enforceTokenBudget", "exact"],
-          ["lib/budget.js", "TokenBudget", "parts"]
+          ["src/backup.ts", "scheduleNightlyBackup", "exact"],
+          ["lib/backup.js", "NightlyBackup", "parts"]
         ])
-        const methods = yield* index.search("spend tokens", 10, {}, stopwords)
-        assert.deepStrictEqual(methods.map((m) => [m.name, m.kind, m.line]), [["spendTokens", "method", 2]])
-        const scoped = yield* index.search("token budget", 10, { paths: ["lib"] }, stopwords)
-        assert.deepStrictEqual(scoped.map((m) => m.path), ["lib/budget.js"])
-        assert.lengthOf(yield* index.search("token budget", 1, {}, stopwords), 1)
-        const withOld = yield* index.search("enforceTokenBudget", 10, { includeSuperseded: true }, stopwords)
+        const methods = yield* index.search("rotate backups", 10, {}, stopwords)
+        assert.deepStrictEqual(methods.map((m) => [m.name, m.kind, m.line]), [["rotateBackups", "method", 2]])
+        const scoped = yield* index.search("nightly backup", 10, { paths: ["lib"] }, stopwords)
+        assert.deepStrictEqual(scoped.map((m) => m.path), ["lib/backup.js"])
+        assert.lengthOf(yield* index.search("nightly backup", 1, {}, stopwords), 1)
+        const withOld = yield* index.search("scheduleNightlyBackup", 10, { includeSuperseded: true }, stopwords)
         assert.include(withOld.map((m) => m.path), "src/old.ts")
       }).pipe(Effect.provide(makeLayer(CHUNKS))), 30_000)
 
     it.effect("an index without code finds nothing", () =>
       Effect.gen(function*() {
         const index = yield* SymbolIndex
-        assert.deepStrictEqual(yield* index.search("enforceTokenBudget", 10, {}, stopwords), [])
+        assert.deepStrictEqual(yield* index.search("scheduleNightlyBackup", 10, {}, stopwords), [])
       }).pipe(Effect.provide(makeLayer(CHUNKS.slice(3)))), 30_000)
   })
 }
