@@ -7,11 +7,13 @@
  * The set names the repository it was built from (`IndexedRepository`), so a pack can say how many
  * of its files changed since the build (pipelines/staleness.ts).
  */
+import { NodeServices } from "@effect/platform-node"
 import { Cause, Context, Effect, Layer } from "effect"
 import type { InvalidInput } from "../src/domain/InvalidInput.ts"
 import type { CandidateStore } from "../src/ports/CandidateStore.ts"
 import type { Embedder } from "../src/ports/Embedder.ts"
 import type { Reranker } from "../src/ports/Reranker.ts"
+import type { CoChange } from "../src/ports/CoChange.ts"
 import type { ConsistentRead } from "../src/ports/ConsistentRead.ts"
 import type { GraphStore } from "../src/ports/GraphStore.ts"
 import type { IndexHealth } from "../src/ports/IndexHealth.ts"
@@ -19,6 +21,7 @@ import type { IndexStore } from "../src/ports/IndexStore.ts"
 import type { LexicalIndex, LexicalIndexError } from "../src/ports/LexicalIndex.ts"
 import type { TokenCounter } from "../src/ports/TokenCounter.ts"
 import * as RetrievalConfig from "../src/RetrievalConfig.ts"
+import * as CoChangeGit from "./node/CoChangeGit.ts"
 import * as CandidateStoreSqlite from "./sqlite/CandidateStoreSqlite.ts"
 import * as ConsistentReadSqlite from "./sqlite/ConsistentReadSqlite.ts"
 import * as Database from "./sqlite/Database.ts"
@@ -62,6 +65,7 @@ export class IndexedRepository extends Context.Service<IndexedRepository, {
 export type EmbeddedServices =
   | Stages.StageServices
   | IndexedRepository
+  | CoChange
   | ConsistentRead
   | LexicalIndex
   | CandidateStore
@@ -116,6 +120,8 @@ export const embedded = (
     IndexHealthSqlite.layer,
     IndexStoreSqlite.layer,
     SymbolIndexSqlite.layer,
+    // The history beside the index, read only when the co-change leg is on; a read-only open writes none.
+    CoChangeGit.layer(options.root, options.readOnly === true ? { file: false } : {}).pipe(Layer.provide(NodeServices.layer)),
     dense(options.embedder),
     options.reranker ?? Layer.empty,
     // A new object per build: what is known of the files is known of one opened index.

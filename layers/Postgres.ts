@@ -7,11 +7,13 @@
  * (`ConsistentRead`). `@effect/sql-pg` is an optional peer: this module is loaded only for a
  * `postgres://` store.
  */
+import { NodeServices } from "@effect/platform-node"
 import { Cause, Effect, Layer } from "effect"
 import type { InvalidInput } from "../src/domain/InvalidInput.ts"
 import type { CandidateStore } from "../src/ports/CandidateStore.ts"
 import type { Embedder } from "../src/ports/Embedder.ts"
 import type { Reranker } from "../src/ports/Reranker.ts"
+import type { CoChange } from "../src/ports/CoChange.ts"
 import type { ConsistentRead } from "../src/ports/ConsistentRead.ts"
 import type { GraphStore } from "../src/ports/GraphStore.ts"
 import type { IndexHealth } from "../src/ports/IndexHealth.ts"
@@ -22,6 +24,7 @@ import * as RetrievalConfig from "../src/RetrievalConfig.ts"
 import { IndexedRepository } from "./Embedded.ts"
 import * as CandidateStorePg from "./postgres/CandidateStorePg.ts"
 import * as SymbolIndexPg from "./postgres/SymbolIndexPg.ts"
+import * as CoChangeGit from "./node/CoChangeGit.ts"
 import * as ConsistentReadPg from "./postgres/ConsistentReadPg.ts"
 import * as EmbedderPg from "./postgres/EmbedderPg.ts"
 import * as GraphStorePg from "./postgres/GraphStorePg.ts"
@@ -58,6 +61,7 @@ export interface PostgresOptions {
 export type PostgresServices =
   | Stages.StageServices
   | IndexedRepository
+  | CoChange
   | ConsistentRead
   | LexicalIndex
   | CandidateStore
@@ -91,6 +95,8 @@ export const postgres = (options: PostgresOptions): Layer.Layer<PostgresServices
     GraphStorePg.layer,
     IndexHealthPg.layer,
     SymbolIndexPg.layer,
+    // The history stays with the checkout, as the snapshot does.
+    CoChangeGit.layer(options.root).pipe(Layer.provide(NodeServices.layer)),
     dense(options.embedder).pipe(Layer.provide(IndexStorePg.layer)),
     options.reranker ?? Layer.empty,
     IndexStorePg.layer,

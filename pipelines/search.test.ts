@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
+import * as CoChangeMemory from "../layers/reference/CoChangeMemory.ts"
 import * as Recall from "../layers/Recall.ts"
 import { corpus } from "../test/support/Corpus.ts"
 import { clampEchoedQuery, MAX_ECHOED_QUERY_CHARS } from "../src/retrieval/pack.ts"
@@ -139,6 +140,59 @@ describe("search's second stage", () => {
       assert.deepStrictEqual(vague.legs.find((leg) => leg.name === "expansion")?.status, "empty")
       const none = yield* search({ query: "zzzzqqqq", limit: 10 }).pipe(Effect.provide(layerWith({ searchExpansionSeeds: 5 })))
       assert.deepStrictEqual(none.legs.find((leg) => leg.name === "expansion")?.status, "empty")
+    }), 30_000)
+})
+
+describe("search's co-change leg", () => {
+  const chunks = [
+    code("src/upload.ts#a", "export function upload(file: File) {\n  // retry the upload when the session token expires\n  return send(file)\n}"),
+    code("src/session.ts#a", "export const refreshSession = () => {\n  // a session token expires after an hour\n}"),
+    code("src/wire.ts#a", "export const frame = (bytes: Uint8Array) => [bytes.length, ...bytes]"),
+    code("src/index.ts#a", "export * from './upload.ts'"),
+    code("src/types.ts#a", "export type Bytes = Uint8Array")
+  ]
+  const repeat = (times: number, paths: ReadonlyArray<string>) => Array.from({ length: times }, () => paths)
+  // The wire format changed with the upload three times; the index and the types, the hubs, more often.
+  const history = CoChangeMemory.historyOf([
+    ...repeat(6, ["src/upload.ts", "src/index.ts"]),
+    ...repeat(5, ["src/upload.ts", "src/types.ts"]),
+    ...repeat(3, ["src/upload.ts", "src/wire.ts"])
+  ])
+  const layerWith = (config: object) => Recall.reference({ chunks, edges: [] }, { config })
+  const query = "retry the upload when the token expires"
+
+  it.effect("off by default and reported skipped; on, a file the history changed with a confident seed rises, the hubs do not", () =>
+    Effect.gen(function*() {
+      const off = yield* search({ query, explain: true, limit: 10 }).pipe(Effect.provide(CoChangeMemory.layer(history)), Effect.provide(layerWith({})))
+      assert.deepStrictEqual(off.legs.find((leg) => leg.name === "cochange"), { name: "cochange", status: "skipped", hits: 0 })
+      assert.isUndefined(off.results.find((r) => r.path === "src/wire.ts"))
+      const on = yield* search({ query, explain: true, limit: 10 }).pipe(
+        Effect.provide(CoChangeMemory.layer(history)),
+        Effect.provide(layerWith({ coChangeSeeds: 5 }))
+      )
+      assert.deepStrictEqual(on.legs.find((leg) => leg.name === "cochange"), { name: "cochange", status: "ok", hits: 1 })
+      assert.deepStrictEqual(on.results.find((r) => r.path === "src/wire.ts")?.components?.cochange, { rank: 1, via: "src/upload.ts" })
+      assert.isUndefined(on.results.find((r) => r.path === "src/index.ts")?.components?.cochange)
+      assert.isUndefined(on.results.find((r) => r.path === "src/types.ts")?.components?.cochange)
+      assert.deepStrictEqual(on.gaps, [])
+      // With no hub left out, the index is reached too.
+      const hubs = yield* search({ query, explain: true, limit: 10 }).pipe(
+        Effect.provide(CoChangeMemory.layer(history)),
+        Effect.provide(layerWith({ coChangeSeeds: 5, coChangeSkipTop: 0 }))
+      )
+      assert.deepStrictEqual(hubs.results.find((r) => r.path === "src/index.ts")?.components?.cochange, { rank: 1, via: "src/upload.ts" })
+    }), 30_000)
+
+  it.effect("on without a history to read, it is skipped and a gap says why, never an empty success", () =>
+    Effect.gen(function*() {
+      const none = yield* search({ query, limit: 10 }).pipe(Effect.provide(CoChangeMemory.layer(undefined)), Effect.provide(layerWith({ coChangeSeeds: 5 })))
+      assert.deepStrictEqual(none.legs.find((leg) => leg.name === "cochange"), { name: "cochange", status: "skipped", hits: 0 })
+      assert.match(none.gaps.join("\n"), /co-change leg is on but has no history/)
+      const absent = yield* search({ query, limit: 10 }).pipe(Effect.provide(layerWith({ coChangeSeeds: 5 })))
+      assert.match(absent.gaps.join("\n"), /co-change leg is on but has no history/)
+      // Its results are the first pass's.
+      const off = yield* search({ query, limit: 10 }).pipe(Effect.provide(layerWith({})))
+      assert.deepStrictEqual(none.results.map((r) => r.path), off.results.map((r) => r.path))
     }), 30_000)
 })
 

@@ -7,15 +7,17 @@
  * query asks about tests, as stage 7 weighs it in recall: they repeat the code's names and crowd
  * out the implementation (bench:commits, eval/commits/README.md). Each result names the files one
  * import away, its tests among them, so a weighed-down test is still one step from its code. An
- * optional second stage steps from the confident files along imports and calls and fuses what it
- * reaches as one more leg (`searchExpansionSeeds`; docs/configuration.md).
+ * optional second stage steps from the confident files along imports and calls
+ * (`searchExpansionSeeds`) and to the files the history changed with them (`coChangeSeeds`), and
+ * fuses what each reaches as one more leg (docs/configuration.md).
  */
-import { Clock, Effect, Schema } from "effect"
+import { Clock, Effect, Option, Schema } from "effect"
 import type { Chunk } from "../src/domain/Chunk.ts"
 import type { LegStatus } from "../src/domain/ContextPack.ts"
 import { NoteType } from "../src/domain/Chunk.ts"
 import { fromSchemaError, InvalidInput } from "../src/domain/InvalidInput.ts"
 import { CandidateStore, type CandidateStoreError } from "../src/ports/CandidateStore.ts"
+import { CoChange } from "../src/ports/CoChange.ts"
 import { GraphStore, type NoteEdge } from "../src/ports/GraphStore.ts"
 import { consistently } from "../src/ports/ConsistentRead.ts"
 import { IndexHealth, type IndexHealthReading } from "../src/ports/IndexHealth.ts"
@@ -23,6 +25,7 @@ import { compile, type RetrievalFilter } from "../src/ports/RetrievalFilter.ts"
 import { terms } from "../src/text/Words.ts"
 import { RetrievalConfig } from "../src/RetrievalConfig.ts"
 import { testFileWeigher } from "../src/retrieval/adjust/testFiles.ts"
+import { coChanged } from "../src/retrieval/coChange.ts"
 import { expandFiles } from "../src/retrieval/fileExpansion.ts"
 import { Fusion, type RankedList } from "../src/retrieval/fuse.ts"
 import { clampEchoedQuery } from "../src/retrieval/pack.ts"
@@ -84,7 +87,12 @@ export const SearchComponents = Schema.Struct({
    * With the second stage on (`searchExpansionSeeds` above 0) and the chunk its file's among the
    * neighbours: its rank in that leg (also in `ranks`, as `expansion`) and the seed it was reached from.
    */
-  expansion: Schema.optionalKey(Schema.Struct({ rank: Schema.Int, via: Schema.String }))
+  expansion: Schema.optionalKey(Schema.Struct({ rank: Schema.Int, via: Schema.String })),
+  /**
+   * With the co-change leg on (`coChangeSeeds` above 0) and the file among those the history
+   * changed with a seed: its rank in that leg (also in `ranks`, as `cochange`) and that seed.
+   */
+  cochange: Schema.optionalKey(Schema.Struct({ rank: Schema.Int, via: Schema.String }))
 })
 
 export const SearchResult = Schema.Struct({
@@ -174,9 +182,11 @@ interface Ranked {
   readonly score: number
   readonly ranks: Readonly<Record<string, number>>
   readonly expansion?: { readonly rank: number; readonly via: string }
+  readonly cochange?: { readonly rank: number; readonly via: string }
 }
 
 const EXPANSION_LEG = "expansion"
+const COCHANGE_LEG = "cochange"
 
 /**
  * A file the first pass is sure of: ranked by a lexical, title/path or symbol leg (never the dense
@@ -198,20 +208,79 @@ const filesOf = (ranked: ReadonlyArray<Ranked>): Array<Ranked> => {
   return ranked.filter((entry) => !seen.has(entry.chunk.path) && (seen.add(entry.chunk.path), true))
 }
 
-interface SecondStage {
-  readonly ranked: ReadonlyArray<Ranked>
+/** One leg of the second stage: the files it reached, best first, each with the seed it came from. */
+interface StageLeg {
+  readonly name: string
   readonly status: LegStatus
-  readonly hits: number
+  readonly reached: ReadonlyArray<{ readonly path: string; readonly via: string }>
+  readonly requested: number
+  readonly weight: number
   readonly gap?: string
 }
 
+interface SecondStage {
+  readonly ranked: ReadonlyArray<Ranked>
+  readonly legs: ReadonlyArray<{ readonly name: string; readonly status: LegStatus; readonly hits: number }>
+  readonly gaps: ReadonlyArray<string>
+}
+
+const stageLeg = (name: string, status: LegStatus, gap?: string): StageLeg => ({
+  name, status, reached: [], requested: 0, weight: 0, ...(gap === undefined ? {} : { gap })
+})
+
+/** The confident files among the first `count` of the ranking, each weighed by its score over the best. */
+const seedsOf = (files: ReadonlyArray<Ranked>, count: number, queryTerms: ReadonlySet<string>) => {
+  const best = files[0]?.score ?? 0
+  return best <= 0 ? [] : files.slice(0, count)
+    .filter((entry) => isConfident(entry, queryTerms))
+    .map((entry) => ({ path: entry.chunk.path, weight: entry.score / best }))
+}
+
+/** The step along imports and calls (src/retrieval/fileExpansion.ts). */
+const expansionLeg = Effect.fn("search.expansionLeg")(function*(files: ReadonlyArray<Ranked>, queryTerms: ReadonlySet<string>, weigh: (path: string) => number) {
+  const config = yield* RetrievalConfig
+  if (config.searchExpansionSeeds <= 0 || config.searchExpansionLimit <= 0) return stageLeg(EXPANSION_LEG, "skipped")
+  const seeds = seedsOf(files, config.searchExpansionSeeds, queryTerms)
+  if (seeds.length === 0) return stageLeg(EXPANSION_LEG, "empty")
+  const graph = yield* GraphStore
+  const edges = yield* graph.edgesOf(seeds.map((seed) => seed.path).sort()).pipe(Effect.result)
+  if (edges._tag === "Failure") return stageLeg(EXPANSION_LEG, "failed", `the second stage of the file ranking is missing: ${edges.failure.message}`)
+  const reached = expandFiles(seeds, edges.success, { weights: config.searchExpansionRelationWeights, limit: config.searchExpansionLimit, weigh })
+  return { name: EXPANSION_LEG, status: "ok", reached, requested: config.searchExpansionLimit, weight: config.searchExpansionWeight } satisfies StageLeg
+})
+
 /**
- * Search's second stage (src/retrieval/fileExpansion.ts): the confident files among the first
- * pass's best seed a step along imports and calls, and the neighbours (each at its best chunk, or
- * its first when the first pass never ranked it) are fused with the first pass's legs again as one
- * more leg. So two legs that agree still outvote the step, and a neighbour rises by as much as one
- * leg's opinion. Off, the ranking stands and the leg says `skipped`; a graph that cannot be read
- * says `failed` and leaves a gap.
+ * The files the history changed with the seeds (src/retrieval/coChange.ts). On, but with no history
+ * to read (no git, no commit, a backend without one), it is `skipped` and a gap says why.
+ */
+const coChangeLeg = Effect.fn("search.coChangeLeg")(function*(files: ReadonlyArray<Ranked>, queryTerms: ReadonlySet<string>, weigh: (path: string) => number) {
+  const config = yield* RetrievalConfig
+  if (config.coChangeSeeds <= 0 || config.coChangeLimit <= 0 || config.coChangeWindow <= 0) return stageLeg(COCHANGE_LEG, "skipped")
+  const source = yield* Effect.serviceOption(CoChange)
+  const history = Option.isNone(source) ? Option.none() : yield* source.value.history(config.coChangeWindow)
+  if (Option.isNone(history)) {
+    return stageLeg(COCHANGE_LEG, "skipped", "the co-change leg is on but has no history to read: the root is not a git work tree with a commit, or git cannot run")
+  }
+  const seeds = seedsOf(files, config.coChangeSeeds, queryTerms)
+  if (seeds.length === 0) return stageLeg(COCHANGE_LEG, "empty")
+  const reached = coChanged(history.value, seeds, {
+    window: config.coChangeWindow,
+    maxFiles: config.coChangeMaxFiles,
+    minCount: config.coChangeMinCount,
+    skipTop: config.coChangeSkipTop,
+    limit: config.coChangeLimit,
+    weigh
+  })
+  return { name: COCHANGE_LEG, status: "ok", reached, requested: config.coChangeLimit, weight: config.coChangeWeight } satisfies StageLeg
+})
+
+/**
+ * Search's second stage: from the confident files among the first pass's best, a step along
+ * imports and calls (`expansion`) and to the files the history changed with them (`cochange`).
+ * What each reaches (each file at its best chunk, or its first when the first pass never ranked
+ * it) is fused with the first pass's legs again as one more leg. So two legs that agree still
+ * outvote a step, and a neighbour rises by as much as one leg's opinion. Both off, the ranking
+ * stands and each says `skipped`; a graph that cannot be read says `failed` and leaves a gap.
  */
 const secondStage = Effect.fn("search.secondStage")(function*(
   ranked: ReadonlyArray<Ranked>,
@@ -220,53 +289,54 @@ const secondStage = Effect.fn("search.secondStage")(function*(
   filter: RetrievalFilter,
   weigh: (path: string) => number
 ) {
-  const config = yield* RetrievalConfig
-  if (config.searchExpansionSeeds <= 0 || config.searchExpansionLimit <= 0) return { ranked, status: "skipped", hits: 0 } satisfies SecondStage
   const files = filesOf(ranked)
-  const best = files[0]?.score ?? 0
-  const seeds = best <= 0 ? [] : files.slice(0, config.searchExpansionSeeds)
-    .filter((entry) => isConfident(entry, queryTerms))
-    .map((entry) => ({ path: entry.chunk.path, weight: entry.score / best }))
-  if (seeds.length === 0) return { ranked, status: "empty", hits: 0 } satisfies SecondStage
-  const graph = yield* GraphStore
-  const edges = yield* graph.edgesOf(seeds.map((seed) => seed.path).sort()).pipe(Effect.result)
-  if (edges._tag === "Failure") {
-    return { ranked, status: "failed", hits: 0, gap: `the second stage of the file ranking is missing: ${edges.failure.message}` } satisfies SecondStage
-  }
-  const expanded = expandFiles(seeds, edges.success, { weights: config.searchExpansionRelationWeights, limit: config.searchExpansionLimit, weigh })
+  const stages = [yield* expansionLeg(files, queryTerms, weigh), yield* coChangeLeg(files, queryTerms, weigh)]
   const atFile = new Map(files.map((entry) => [entry.chunk.path, entry.chunk]))
-  const unranked = expanded.filter((item) => !atFile.has(item.path)).map((item) => item.path)
+  const unranked = [...new Set(stages.flatMap((leg) => leg.reached.map((item) => item.path)))].filter((path) => !atFile.has(path)).sort()
   const store = yield* CandidateStore
   const passes = compile(filter)
   const entered = unranked.length === 0 ? [] : yield* store.chunksOfNotes(unranked, 1, filter)
   for (const chunk of entered) if (passes(chunk) && !atFile.has(chunk.path)) atFile.set(chunk.path, chunk)
-  const neighbours = expanded.filter((item) => atFile.has(item.path))
-  if (neighbours.length === 0) return { ranked, status: "empty", hits: 0 } satisfies SecondStage
+  const legs = stages.map((leg) => {
+    const neighbours = leg.reached.filter((item) => atFile.has(item.path))
+    return { ...leg, neighbours, status: leg.status === "ok" && neighbours.length === 0 ? "empty" as const : leg.status }
+  })
+  const report = legs.map((leg) => ({ name: leg.name, status: leg.status, hits: leg.neighbours.length }))
+  const gaps = legs.flatMap((leg) => (leg.gap === undefined ? [] : [leg.gap]))
+  const active = legs.filter((leg) => leg.neighbours.length > 0)
+  if (active.length === 0) return { ranked, legs: report, gaps } satisfies SecondStage
   const chunkById = new Map<string, Chunk>([...ranked.map((entry) => entry.chunk), ...atFile.values()].map((chunk) => [chunk.id, chunk]))
-  const via = new Map(neighbours.map((item) => [atFile.get(item.path)!.id, item.via]))
+  const via = new Map(active.map((leg) => [leg.name, new Map(leg.neighbours.map((item) => [atFile.get(item.path)!.id, item.via]))]))
   const fusion = yield* Fusion
+  const config = yield* RetrievalConfig
   const fused = fusion.fuse([
     ...lists,
-    { leg: EXPANSION_LEG, ids: neighbours.map((item) => atFile.get(item.path)!.id), requested: config.searchExpansionLimit, weight: config.searchExpansionWeight }
+    ...active.map((leg) => ({ leg: leg.name, ids: leg.neighbours.map((item) => atFile.get(item.path)!.id), requested: leg.requested, weight: leg.weight }))
   ], { ...config, fusedLimit: Number.MAX_SAFE_INTEGER })
   const again = fused.flatMap((entry): Array<Ranked> => {
     const chunk = chunkById.get(entry.id)
     if (chunk === undefined) return []
     const testWeight = weigh(chunk.path)
-    const rank = entry.ranks[EXPANSION_LEG]
-    const from = via.get(entry.id)
+    const reachedBy = (name: string) => {
+      const rank = entry.ranks[name]
+      const from = via.get(name)?.get(entry.id)
+      return rank === undefined || from === undefined ? undefined : { rank, via: from }
+    }
+    const expansion = reachedBy(EXPANSION_LEG)
+    const cochange = reachedBy(COCHANGE_LEG)
     return [{
       chunk,
       rrf: entry.rrf,
       testWeight,
       score: entry.rrf * testWeight,
       ranks: entry.ranks,
-      ...(rank === undefined || from === undefined ? {} : { expansion: { rank, via: from } })
+      ...(expansion === undefined ? {} : { expansion }),
+      ...(cochange === undefined ? {} : { cochange })
     }]
   })
   // Stable: equal scores keep the fused order.
   again.sort((a, b) => b.score - a.score)
-  return { ranked: again, status: "ok", hits: neighbours.length } satisfies SecondStage
+  return { ranked: again, legs: report, gaps } satisfies SecondStage
 })
 
 /** Every result of `kinds` the ranking holds, in its order: a file at its best chunk, a symbol at its declaring chunk. */
@@ -362,7 +432,15 @@ export const search = Effect.fn("search")(function*(
     related: relatedPaths(entry.chunk.path, edges.edges),
     score: significant(entry.score),
     ...(request.explain === true
-      ? { components: { rrf: entry.rrf, testWeight: entry.testWeight, ranks: entry.ranks, ...(entry.expansion === undefined ? {} : { expansion: entry.expansion }) } }
+      ? {
+        components: {
+          rrf: entry.rrf,
+          testWeight: entry.testWeight,
+          ranks: entry.ranks,
+          ...(entry.expansion === undefined ? {} : { expansion: entry.expansion }),
+          ...(entry.cochange === undefined ? {} : { cochange: entry.cochange })
+        }
+      }
       : {})
   }))
   return {
@@ -375,12 +453,12 @@ export const search = Effect.fn("search")(function*(
     results,
     legs: [
       ...legs.map((leg) => ({ name: leg.name, status: leg.status satisfies LegStatus, hits: leg.list?.ids.length ?? 0 })),
-      { name: EXPANSION_LEG, status: second.status, hits: second.hits }
+      ...second.legs
     ],
     gaps: [
       ...legs.filter((leg) => leg.status === "failed" || leg.status === "timed_out").map((leg) => legGap(leg).text),
       ...(question.gap === undefined ? [] : [question.gap.text]),
-      ...(second.gap === undefined ? [] : [second.gap]),
+      ...second.gaps,
       ...(edges.gap === undefined ? [] : [edges.gap])
     ],
     indexHealth: healthView(reading)

@@ -78,6 +78,22 @@ export const RetrievalConfigSchema = Schema.Struct({
   /** Weight of each relation kind as a way across; a kind not named is not followed. */
   searchExpansionRelationWeights: Schema.Record(Schema.String, Unit),
 
+  // Search's co-change leg (pipelines/search.ts, src/retrieval/coChange.ts), beside the second stage
+  /** Files among the first pass's best that may seed the co-change leg; 0 switches it off. */
+  coChangeSeeds: Count,
+  /** Files the co-change leg adds to the file ranking at most. */
+  coChangeLimit: Count,
+  /** What its list counts when fused with the first pass again: 1 counts it as a leg. */
+  coChangeWeight: Unit,
+  /** The newest commits read (at most 10,000). */
+  coChangeWindow: Count,
+  /** A commit touching more files than this is skipped. */
+  coChangeMaxFiles: Count,
+  /** Commits two files must share to count as changed together. */
+  coChangeMinCount: Count,
+  /** Each seed's most frequent co-changed files left out, as the hubs every change touches. */
+  coChangeSkipTop: Count,
+
   // Reranking (stage 6)
   /** Corpus size (chunks) below which the reranker is skipped. `Infinity` switches stage 6 off. */
   rerankMinCorpus: NonNegative,
@@ -215,6 +231,14 @@ export const defaults: RetrievalConfigShape = {
   searchExpansionLimit: 20,
   searchExpansionWeight: 1,
   searchExpansionRelationWeights: { imports: 0.6, "imports-type": 0.6, "imports-dynamic": 0.6, requires: 0.6, "re-exports": 0.6, calls: 1 },
+
+  coChangeSeeds: 0,
+  coChangeLimit: 20,
+  coChangeWeight: 1,
+  coChangeWindow: 2_000,
+  coChangeMaxFiles: 20,
+  coChangeMinCount: 3,
+  coChangeSkipTop: 2,
 
   rerankMinCorpus: 200,
   rerankCandidateLimit: 30,

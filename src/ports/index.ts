@@ -4,6 +4,7 @@
  */
 import "../EffectAmbient.ts"
 export * as CandidateStore from "./CandidateStore.ts"
+export * as CoChange from "./CoChange.ts"
 export * as ConsistentRead from "./ConsistentRead.ts"
 export * as Embedder from "./Embedder.ts"
 export * as EmbeddingCache from "./EmbeddingCache.ts"
@@ -17,6 +18,7 @@ export * as Reranker from "./Reranker.ts"
 export * as RetrievalFilter from "./RetrievalFilter.ts"
 export * as SnapshotStore from "./SnapshotStore.ts"
 export * as SourceTree from "./SourceTree.ts"
+export * as SymbolIndex from "./SymbolIndex.ts"
 export * as TokenCounter from "./TokenCounter.ts"
 export * as VectorIndex from "./VectorIndex.ts"
 // Where the index dataflow's heavy steps run: on the calling fiber by default, or on worker threads.

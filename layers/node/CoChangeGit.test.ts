@@ -1,0 +1,177 @@
+import { NodeServices } from "@effect/platform-node"
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Option } from "effect"
+import * as NodeChild from "node:child_process"
+import * as NodeFs from "node:fs"
+import * as NodeOs from "node:os"
+import * as NodePath from "node:path"
+import { CoChange } from "../../src/ports/CoChange.ts"
+import type { ChangeHistory } from "../../src/retrieval/coChange.ts"
+import * as CoChangeGit from "./CoChangeGit.ts"
+
+const git = (root: string, args: ReadonlyArray<string>): string => {
+  const env = {
+    ...process.env,
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    GIT_AUTHOR_NAME: "Ada",
+    GIT_AUTHOR_EMAIL: "ada@example.com",
+    GIT_COMMITTER_NAME: "Ada",
+    GIT_COMMITTER_EMAIL: "ada@example.com"
+  }
+  const result = NodeChild.spawnSync("git", [...args], { cwd: root, env, encoding: "utf8" })
+  if (result.status !== 0) throw new Error(`git ${args.join(" ")}: ${result.stderr}`)
+  return result.stdout
+}
+
+let edits = 0
+/** A commit changing `paths` (each gets a new line) with message `message`. */
+const commit = (root: string, paths: ReadonlyArray<string>, message = "change") => {
+  for (const path of paths) {
+    NodeFs.mkdirSync(NodePath.dirname(NodePath.join(root, path)), { recursive: true })
+    NodeFs.appendFileSync(NodePath.join(root, path), `edit ${edits++}\n`)
+  }
+  git(root, ["add", "-A"])
+  git(root, ["commit", "-q", "-m", message])
+}
+
+/** Each commit as its sorted path list, newest first. */
+const listed = (history: ChangeHistory) => history.commits.map((ids) => ids.map((id) => history.paths[id]!))
+
+const historyAt = (root: string, window: number, options?: CoChangeGit.CoChangeGitOptions) =>
+  Effect.gen(function*() {
+    const source = yield* CoChange
+    return yield* source.history(window)
+  }).pipe(Effect.provide(CoChangeGit.layer(root, options)), Effect.provide(NodeServices.layer))
+
+const scratch = (name: string) => NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), `cairn-cochange-${name}-`))
+
+/** cairn's folder as the index makes it, ignored by git. */
+const makeCairnDir = (root: string) => {
+  NodeFs.mkdirSync(NodePath.join(root, ".cairn"))
+  NodeFs.writeFileSync(NodePath.join(root, ".cairn", ".gitignore"), "*\n")
+}
+
+/** A git that writes each command line it runs to `log`. */
+const loggingGit = (root: string) => {
+  const log = `${root}.log`
+  const wrapper = `${root}.git.sh`
+  NodeFs.writeFileSync(wrapper, `#!/bin/sh\necho "$*" >> '${log}'\nexec git "$@"\n`, { mode: 0o755 })
+  const commands = () => (NodeFs.existsSync(log) ? NodeFs.readFileSync(log, "utf8").split("\n").filter((line) => line !== "") : [])
+  const clear = () => NodeFs.rmSync(log, { force: true })
+  const remove = () => (clear(), NodeFs.rmSync(wrapper, { force: true }))
+  return { wrapper, commands, clear, remove }
+}
+
+describe("CoChangeGit", () => {
+  it.effect("reads each commit's changed paths newest first, without merges, relative to a root inside the work tree", () =>
+    Effect.gen(function*() {
+      const top = scratch("subdir")
+      try {
+        git(top, ["init", "-q", "-b", "main"])
+        commit(top, ["pkg/src/a.ts", "pkg/src/b.ts", "other/x.ts"], "one")
+        git(top, ["checkout", "-q", "-b", "side"])
+        commit(top, ["pkg/src/c.ts"], "side")
+        git(top, ["checkout", "-q", "main"])
+        commit(top, ["pkg/src/a.ts", "pkg/README.md"], "two")
+        git(top, ["merge", "-q", "--no-ff", "-m", "merge side", "side"])
+        const history = Option.getOrThrow(yield* historyAt(NodePath.join(top, "pkg"), 100))
+        assert.deepStrictEqual(listed(history), [["README.md", "src/a.ts"], ["src/c.ts"], ["src/a.ts", "src/b.ts"]])
+        assert.strictEqual(history.head, git(top, ["rev-parse", "HEAD"]).trim())
+      } finally {
+        NodeFs.rmSync(top, { recursive: true, force: true })
+      }
+    }), 30_000)
+
+  it.effect("answers none outside a work tree and before the first commit, and writes nothing there", () =>
+    Effect.gen(function*() {
+      const root = scratch("none")
+      try {
+        makeCairnDir(root)
+        assert.isTrue(Option.isNone(yield* historyAt(root, 100)))
+        git(root, ["init", "-q", "-b", "main"])
+        assert.isTrue(Option.isNone(yield* historyAt(root, 100)))
+        assert.isFalse(NodeFs.existsSync(NodePath.join(root, ".cairn", "cochange.json")))
+      } finally {
+        NodeFs.rmSync(root, { recursive: true, force: true })
+      }
+    }), 30_000)
+
+  it.effect("keeps the history in .cairn and reads only the commits since it on the next run; a rewritten history is read afresh", () =>
+    Effect.gen(function*() {
+      const root = scratch("incremental")
+      const logged = loggingGit(root)
+      try {
+        git(root, ["init", "-q", "-b", "main"])
+        commit(root, ["a.ts", "b.ts"], "one")
+        commit(root, ["a.ts", "c.ts"], "two")
+        // No .cairn folder: nothing is written, and a query never makes one.
+        assert.strictEqual(listed(Option.getOrThrow(yield* historyAt(root, 100, { git: logged.wrapper }))).length, 2)
+        assert.isFalse(NodeFs.existsSync(NodePath.join(root, ".cairn")))
+        makeCairnDir(root)
+        yield* historyAt(root, 100, { git: logged.wrapper })
+        const file = NodePath.join(root, ".cairn", "cochange.json")
+        const first = git(root, ["rev-parse", "HEAD"]).trim()
+        assert.include(NodeFs.readFileSync(file, "utf8"), first)
+
+        commit(root, ["b.ts", "d.ts"], "three")
+        logged.clear()
+        const next = Option.getOrThrow(yield* historyAt(root, 100, { git: logged.wrapper }))
+        assert.deepStrictEqual(listed(next), [["b.ts", "d.ts"], ["a.ts", "c.ts"], ["a.ts", "b.ts"]])
+        const logs = logged.commands().filter((line) => line.startsWith("log "))
+        assert.deepStrictEqual(logs.map((line) => line.split(" ").at(-2)), [`${first}..${next.head}`])
+
+        // Unchanged HEAD: the file answers, no log is read.
+        logged.clear()
+        assert.deepStrictEqual(Option.getOrThrow(yield* historyAt(root, 100, { git: logged.wrapper })), next)
+        assert.deepStrictEqual(logged.commands().filter((line) => line.startsWith("log ")), [])
+
+        // Amended: the file's commit is no ancestor of HEAD, so the whole window is read again.
+        git(root, ["commit", "-q", "--amend", "-m", "three, reworded"])
+        logged.clear()
+        const rewritten = Option.getOrThrow(yield* historyAt(root, 100, { git: logged.wrapper }))
+        assert.deepStrictEqual(listed(rewritten), listed(next))
+        assert.deepStrictEqual(logged.commands().filter((line) => line.startsWith("log ")).map((line) => line.split(" ").at(-2)), [rewritten.head])
+      } finally {
+        logged.remove()
+        NodeFs.rmSync(root, { recursive: true, force: true })
+      }
+    }), 30_000)
+
+  it.effect("holds the window's newest commits, drops what falls out of it, and a damaged file is read again", () =>
+    Effect.gen(function*() {
+      const root = scratch("window")
+      try {
+        git(root, ["init", "-q", "-b", "main"])
+        makeCairnDir(root)
+        for (let i = 0; i < 4; i++) commit(root, [`f${i}.ts`, "shared.ts"])
+        assert.deepStrictEqual(listed(Option.getOrThrow(yield* historyAt(root, 3))), [["f3.ts", "shared.ts"], ["f2.ts", "shared.ts"], ["f1.ts", "shared.ts"]])
+        commit(root, ["f4.ts", "shared.ts"])
+        assert.deepStrictEqual(listed(Option.getOrThrow(yield* historyAt(root, 3))).map((paths) => paths[0]), ["f4.ts", "f3.ts", "f2.ts"])
+        // A deeper window than the file holds reads the log to that depth.
+        assert.strictEqual(listed(Option.getOrThrow(yield* historyAt(root, 10))).length, 5)
+        NodeFs.writeFileSync(NodePath.join(root, ".cairn", "cochange.json"), "{\"format\":\"cairn/cochange@1\",\"head\":")
+        assert.strictEqual(listed(Option.getOrThrow(yield* historyAt(root, 10))).length, 5)
+        assert.isDefined(CoChangeGit.decode(NodeFs.readFileSync(NodePath.join(root, ".cairn", "cochange.json"), "utf8")))
+      } finally {
+        NodeFs.rmSync(root, { recursive: true, force: true })
+      }
+    }), 30_000)
+
+  it("parseLog reads git's -z records and refuses output it does not understand", () => {
+    const a = "a".repeat(40)
+    const b = "b".repeat(40)
+    assert.deepStrictEqual(CoChangeGit.parseLog(`\u0001${a}\u0000\nz.ts\u0000y.ts\u0000\u0001${b}\u0000`), [
+      { id: a, paths: ["y.ts", "z.ts"] },
+      { id: b, paths: [] }
+    ])
+    assert.isUndefined(CoChangeGit.parseLog("\u0001not-a-hash\u0000\nx.ts\u0000"))
+  })
+
+  it("historyOf keeps a commit over the file bound without its paths", () => {
+    const huge = Array.from({ length: CoChangeGit.MAX_KEPT_FILES + 1 }, (_, i) => `g${i}.ts`)
+    const history = CoChangeGit.historyOf("h", [{ id: "1", paths: ["a.ts", "b.ts"] }, { id: "2", paths: huge }])
+    assert.deepStrictEqual(history.paths, ["a.ts", "b.ts"])
+    assert.deepStrictEqual(history.commits, [[0, 1], []])
+  })
+})
