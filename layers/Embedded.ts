@@ -120,8 +120,9 @@ export const embedded = (
     IndexHealthSqlite.layer,
     IndexStoreSqlite.layer,
     SymbolIndexSqlite.layer,
-    // The history beside the index, read only when the co-change leg is on; a read-only open writes none.
-    CoChangeGit.layer(options.root, options.readOnly === true ? { file: false } : {}).pipe(Layer.provide(NodeServices.layer)),
+    // The history beside the index, read only when the co-change leg is on. A read-only open keeps
+    // it too: it is git's, not the index's, and written whole by rename, so no reader sees half.
+    CoChangeGit.layer(options.root).pipe(Layer.provide(NodeServices.layer)),
     dense(options.embedder),
     options.reranker ?? Layer.empty,
     // A new object per build: what is known of the files is known of one opened index.
