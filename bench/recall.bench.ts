@@ -1,7 +1,9 @@
 /**
  * bench:recall — recall latency over the reference layers on generated corpora of 10,000 and
  * 100,000 chunks: p50/p95 per stage and in total, for BM25-only and hybrid (latent semantic dense
- * leg) conditions, with MiniSearch searching the same chunks in the same run for comparison.
+ * leg) conditions, with MiniSearch searching the same chunks in the same run for comparison, and
+ * every leg on (the symbol leg too) over the same corpus with every fifth note a module whose chunks
+ * declare names made of its words (`kaloMineParser`), so the symbol leg has declarations to rank.
  * Prints figures; asserts nothing. `BENCH_SIZES=10000` limits the sizes, `BENCH_QUERIES` the queries.
  */
 import { performance } from "node:perf_hooks"
@@ -41,17 +43,33 @@ const vocabulary = (() => {
 })()
 const zipf = (next: () => number) => vocabulary[Math.min(vocabulary.length - 1, Math.floor(Math.exp(next() * Math.log(vocabulary.length + 1)) - 1))]!
 
-const generate = (size: number): { chunks: Array<Chunk>; edges: Array<NoteEdge> } => {
+const pascal = (word: string) => `${word[0]!.toUpperCase()}${word.slice(1)}`
+const KINDS = ["function", "class", "interface", "const"] as const
+
+/** A module chunk declaring one name of two or three of its words, as the analyzer lists it. */
+const codeChunk = (noteId: string, c: number, next: () => number, words: string): Chunk => {
+  const parts = Array.from({ length: 2 + Math.floor(next() * 2) }, () => zipf(next))
+  const kind = KINDS[Math.floor(next() * KINDS.length)]!
+  const name = kind === "class" || kind === "interface" ? parts.map(pascal).join("") : `${parts[0]}${parts.slice(1).map(pascal).join("")}`
+  const body = kind === "const" ? `export const ${name} = () => {\n  // ${words}\n}` : `export ${kind} ${name} {\n  // ${words}\n}`
+  return {
+    ...chunk({ id: `${noteId}#s${c}`, noteId, title: noteId, noteType: "code", lineStart: 1 + c * 12, text: `${noteId} > ${name}\n${body}` }),
+    symbols: [name]
+  }
+}
+
+const generate = (size: number, withCode = false): { chunks: Array<Chunk>; edges: Array<NoteEdge> } => {
   const next = random(size)
   const notes = Math.ceil(size / CHUNKS_PER_NOTE)
   const chunks: Array<Chunk> = []
   const edges: Array<NoteEdge> = []
   for (let n = 0; n < notes; n++) {
-    const noteId = `docs/area-${n % 50}/note-${n}.md`
+    const code = withCode && n % 5 === 4
+    const noteId = code ? `src/area-${n % 50}/module-${n}.ts` : `docs/area-${n % 50}/note-${n}.md`
     const title = `${zipf(next)} ${zipf(next)}`
     for (let c = 0; c < CHUNKS_PER_NOTE && chunks.length < size; c++) {
       const words = Array.from({ length: WORDS_PER_CHUNK }, () => zipf(next)).join(" ")
-      chunks.push(chunk({ id: `${noteId}#s${c}`, noteId, title, lineStart: 1 + c * 12, text: `${title} > part ${c}\n${words}.` }))
+      chunks.push(code ? codeChunk(noteId, c, next, words) : chunk({ id: `${noteId}#s${c}`, noteId, title, lineStart: 1 + c * 12, text: `${title} > part ${c}\n${words}.` }))
     }
     for (let e = 0; e < 3; e++) edges.push({ from: noteId, to: `docs/area-${(n + e) % 50}/note-${Math.floor(next() * notes)}.md`, verb: e === 0 ? "depends_on" : "relates_to" })
   }
@@ -144,4 +162,8 @@ for (const size of SIZES) {
   await hostile(Recall.reference({ chunks, edges }, { dense: "none" }))
   await measure("cairn reference, hybrid with latent semantic dense leg", Recall.reference({ chunks, edges }), queries)
   miniSearch(chunks, queries)
+  // The same generator with every fifth note a module: the symbol leg then has declarations to rank.
+  const mixed = generate(size, true)
+  await measure("cairn reference, hybrid, the same corpus with a fifth of the notes modules", Recall.reference(mixed), queries)
+  await measure("cairn reference, every leg on (symbol leg, limit 50), a fifth of the notes modules", Recall.reference(mixed, { config: { symbolLimit: 50 } }), queries)
 }
