@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
+import { CoChange } from "../src/ports/CoChange.ts"
 import * as CoChangeMemory from "../layers/reference/CoChangeMemory.ts"
 import * as Recall from "../layers/Recall.ts"
 import { corpus } from "../test/support/Corpus.ts"
@@ -193,6 +194,16 @@ describe("search's co-change leg", () => {
       // Its results are the first pass's.
       const off = yield* search({ query, limit: 10 }).pipe(Effect.provide(layerWith({})))
       assert.deepStrictEqual(none.results.map((r) => r.path), off.results.map((r) => r.path))
+    }), 30_000)
+
+  it.live("a history that cannot be read in time leaves the leg timed out, with a gap, and the first pass's ranking", () =>
+    Effect.gen(function*() {
+      const stuck = Layer.succeed(CoChange, CoChange.of({ history: () => Effect.never }))
+      const late = yield* search({ query, limit: 10 }).pipe(Effect.provide(stuck), Effect.provide(layerWith({ coChangeSeeds: 5, softTimeoutMs: 50 })))
+      assert.deepStrictEqual(late.legs.find((leg) => leg.name === "cochange"), { name: "cochange", status: "timed_out", hits: 0 })
+      assert.match(late.gaps.join("\n"), /cochange stage ran out of time/)
+      const off = yield* search({ query, limit: 10 }).pipe(Effect.provide(layerWith({ softTimeoutMs: 50 })))
+      assert.deepStrictEqual(late.results.map((r) => r.path), off.results.map((r) => r.path))
     }), 30_000)
 })
 

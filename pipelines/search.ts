@@ -35,6 +35,7 @@ import { firstPass, legGap } from "./legs.ts"
 import { relatedPaths } from "./relatedPaths.ts"
 import { reduceQuestion } from "./question.ts"
 import { checkedReading } from "./staleness.ts"
+import { underDeadline } from "./deadline.ts"
 
 /** Deepest an agent may page: `offset + limit`. */
 export const MAX_SEARCH_DEPTH = 200
@@ -250,20 +251,22 @@ const expansionLeg = Effect.fn("search.expansionLeg")(function*(files: ReadonlyA
 })
 
 /**
- * The files the history changed with the seeds (src/retrieval/coChange.ts). On, but with no history
- * to read (no git, no commit, a backend without one), it is `skipped` and a gap says why.
+ * The files the history changed with the seeds (src/retrieval/coChange.ts), under the soft deadline:
+ * the first question at a new commit may read the log. On, but with no history to read (no git, no
+ * commit, a backend without one), it is `skipped` and a gap says why.
  */
 const coChangeLeg = Effect.fn("search.coChangeLeg")(function*(files: ReadonlyArray<Ranked>, queryTerms: ReadonlySet<string>, weigh: (path: string) => number) {
   const config = yield* RetrievalConfig
   if (config.coChangeSeeds <= 0 || config.coChangeLimit <= 0 || config.coChangeWindow <= 0) return stageLeg(COCHANGE_LEG, "skipped")
-  const source = yield* Effect.serviceOption(CoChange)
-  const history = Option.isNone(source) ? Option.none() : yield* source.value.history(config.coChangeWindow)
-  if (Option.isNone(history)) {
-    return stageLeg(COCHANGE_LEG, "skipped", "the co-change leg is on but has no history to read: the root is not a git work tree with a commit, or git cannot run")
-  }
   const seeds = seedsOf(files, config.coChangeSeeds, queryTerms)
   if (seeds.length === 0) return stageLeg(COCHANGE_LEG, "empty")
-  const reached = coChanged(history.value, seeds, {
+  const source = yield* Effect.serviceOption(CoChange)
+  const read = yield* underDeadline(Option.isNone(source) ? Effect.succeed(Option.none()) : source.value.history(config.coChangeWindow), config.softTimeoutMs)
+  if (read.status !== "done") return stageLeg(COCHANGE_LEG, read.status, legGap({ name: COCHANGE_LEG, ...read }).text)
+  if (Option.isNone(read.value)) {
+    return stageLeg(COCHANGE_LEG, "skipped", "the co-change leg is on but has no history to read: the root is not a git work tree with a commit, or git cannot run")
+  }
+  const reached = coChanged(read.value.value, seeds, {
     window: config.coChangeWindow,
     maxFiles: config.coChangeMaxFiles,
     minCount: config.coChangeMinCount,

@@ -118,20 +118,22 @@ describe("CoChangeGit", () => {
         logged.clear()
         const next = Option.getOrThrow(yield* historyAt(root, 100, { git: logged.wrapper }))
         assert.deepStrictEqual(listed(next), [["b.ts", "d.ts"], ["a.ts", "c.ts"], ["a.ts", "b.ts"]])
-        const logs = logged.commands().filter((line) => line.startsWith("log "))
-        assert.deepStrictEqual(logs.map((line) => line.split(" ").at(-2)), [`${first}..${next.head}`])
+        const logs = () => logged.commands().filter((line) => / log /.test(` ${line}`))
+        // The one new commit is logged by name; the two stored are not read again.
+        assert.deepStrictEqual(logs().map((line) => line.split(" ").slice(-4)), [["--no-walk=unsorted", next.head, "--", "."]])
 
         // Unchanged HEAD: the file answers, no log is read.
         logged.clear()
         assert.deepStrictEqual(Option.getOrThrow(yield* historyAt(root, 100, { git: logged.wrapper })), next)
-        assert.deepStrictEqual(logged.commands().filter((line) => line.startsWith("log ")), [])
+        assert.deepStrictEqual(logs(), [])
 
-        // Amended: the file's commit is no ancestor of HEAD, so the whole window is read again.
+        // Amended: the rewritten commit is logged, and the history is what a fresh read gives.
         git(root, ["commit", "-q", "--amend", "-m", "three, reworded"])
         logged.clear()
         const rewritten = Option.getOrThrow(yield* historyAt(root, 100, { git: logged.wrapper }))
         assert.deepStrictEqual(listed(rewritten), listed(next))
-        assert.deepStrictEqual(logged.commands().filter((line) => line.startsWith("log ")).map((line) => line.split(" ").at(-2)), [rewritten.head])
+        assert.deepStrictEqual(logs().map((line) => line.split(" ").slice(-4)), [["--no-walk=unsorted", rewritten.head, "--", "."]])
+        assert.deepStrictEqual(rewritten, Option.getOrThrow(yield* historyAt(root, 100, { file: false })))
       } finally {
         logged.remove()
         NodeFs.rmSync(root, { recursive: true, force: true })
@@ -155,6 +157,63 @@ describe("CoChangeGit", () => {
         assert.isDefined(CoChangeGit.decode(NodeFs.readFileSync(NodePath.join(root, ".cairn", "cochange.json"), "utf8")))
       } finally {
         NodeFs.rmSync(root, { recursive: true, force: true })
+      }
+    }), 30_000)
+
+  it.effect("a merged side branch of older commits, and windows that shrink and grow, give what a fresh read gives", () =>
+    Effect.gen(function*() {
+      const root = scratch("order")
+      try {
+        git(root, ["init", "-q", "-b", "main"])
+        makeCairnDir(root)
+        const dated = (date: string, paths: ReadonlyArray<string>, message: string) => {
+          process.env.GIT_COMMITTER_DATE = date
+          process.env.GIT_AUTHOR_DATE = date
+          try {
+            commit(root, paths, message)
+          } finally {
+            delete process.env.GIT_COMMITTER_DATE
+            delete process.env.GIT_AUTHOR_DATE
+          }
+        }
+        dated("2024-01-01T00:00:00Z", ["base.ts"], "base")
+        git(root, ["checkout", "-q", "-b", "side"])
+        dated("2024-01-02T00:00:00Z", ["side-1.ts"], "side one")
+        dated("2024-01-03T00:00:00Z", ["side-2.ts"], "side two")
+        git(root, ["checkout", "-q", "main"])
+        for (let i = 0; i < 3; i++) dated(`2024-02-0${i + 1}T00:00:00Z`, [`main-${i}.ts`], `main ${i}`)
+        // Stored at main's head, then the older side branch merged in.
+        yield* historyAt(root, 3)
+        process.env.GIT_COMMITTER_DATE = "2024-03-01T00:00:00Z"
+        try {
+          git(root, ["merge", "-q", "--no-ff", "-m", "merge side", "side"])
+        } finally {
+          delete process.env.GIT_COMMITTER_DATE
+        }
+        const fresh = (window: number) => Effect.map(historyAt(root, window, { file: false }), (found) => listed(Option.getOrThrow(found)))
+        assert.deepStrictEqual(listed(Option.getOrThrow(yield* historyAt(root, 3))), yield* fresh(3))
+        assert.deepStrictEqual(yield* fresh(3), [["main-2.ts"], ["main-1.ts"], ["main-0.ts"]])
+        // A small window asked in between loses nothing a deeper one holds.
+        yield* historyAt(root, 6)
+        for (let i = 3; i < 6; i++) dated(`2024-04-0${i + 1}T00:00:00Z`, [`late-${i}.ts`], `late ${i}`)
+        assert.strictEqual(listed(Option.getOrThrow(yield* historyAt(root, 1))).length, 6)
+        assert.deepStrictEqual(listed(Option.getOrThrow(yield* historyAt(root, 6))).slice(0, 6), (yield* fresh(6)))
+      } finally {
+        NodeFs.rmSync(root, { recursive: true, force: true })
+      }
+    }), 30_000)
+
+  it.effect("a root inside a larger work tree counts only the commits that touched it", () =>
+    Effect.gen(function*() {
+      const top = scratch("outside")
+      try {
+        git(top, ["init", "-q", "-b", "main"])
+        commit(top, ["pkg/a.ts", "pkg/b.ts"], "in")
+        for (let i = 0; i < 4; i++) commit(top, [`elsewhere/x${i}.ts`], "out")
+        git(top, ["commit", "-q", "--allow-empty", "-m", "empty"])
+        assert.deepStrictEqual(listed(Option.getOrThrow(yield* historyAt(NodePath.join(top, "pkg"), 2))), [["a.ts", "b.ts"]])
+      } finally {
+        NodeFs.rmSync(top, { recursive: true, force: true })
       }
     }), 30_000)
 

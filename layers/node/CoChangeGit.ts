@@ -1,11 +1,12 @@
 /**
- * Co-change history from git, kept in `.cairn/cochange.json` beside the index. The first read takes
- * the newest commits of the log up to the window; later reads take only the commits since the one
- * the file ends at (`git log <head>..HEAD`), put them in front and drop what falls out of the
- * window. A history rewritten under it (the file's commit no longer an ancestor of HEAD) or a
- * deeper window than the file holds is read afresh. Merges are skipped (their changes are their
- * parents'), renames are not followed, and paths are the root's own (`--relative`), so a root
- * inside a larger work tree counts the commits that touched it. Nothing of this fails a query: no
+ * Co-change history from git, kept in the root's `.cairn/cochange.json`. Each read lists the
+ * window's commit ids (`git rev-list`, cheap: no diffs) and logs the changed paths of only those
+ * the file does not hold yet, so after the first read a new commit costs one short log, and what
+ * falls out of the window is dropped. The window is the same whichever way it was reached: a
+ * rewritten history, a merged side branch of older commits or a deeper window than before all
+ * come out as a fresh read would give them. Merges are skipped (their changes are their
+ * parents'), renames are not followed, and paths are the root's own, so a root inside a larger
+ * work tree counts the commits that touched it. Nothing of this fails a query: no
  * git, no work tree, no commit or an unreadable log answers none, and a file that cannot be
  * written leaves the history in this process alone.
  */
@@ -22,8 +23,20 @@ export const MAX_COMMITS = 10_000
 /** A commit changing more files than this is kept without its paths: no sensible window counts it. */
 export const MAX_KEPT_FILES = 100
 
-/** Each commit's id and changed paths, newest first, paths as the root sees them. */
-export const LOG_ARGUMENTS = ["log", "--no-merges", "--no-renames", "--relative", "-z", "--no-color", "--name-only", "--format=%x01%H"] as const
+/**
+ * Each commit's id and changed paths, newest first, paths as the root sees them (`--relative`, with
+ * the root as the pathspec, so a root inside a larger work tree counts only commits that touched
+ * it; `--full-history`, so a pathspec drops no side-branch commit). A signature shown by the
+ * user's configuration would break the records.
+ */
+export const LOG_ARGUMENTS = [
+  "-c", "log.showSignature=false", "log", "--no-merges", "--no-renames", "--relative", "--full-history", "-z", "--no-color", "--name-only", "--format=%x01%H"
+] as const
+/** The same commits, ids alone, in the same order. */
+export const REV_LIST_ARGUMENTS = ["rev-list", "--no-merges", "--full-history"] as const
+const PATHSPEC = ["--", "."] as const
+/** Missing commits named to `git log` at most; beyond, the window is logged whole. */
+const MAX_NAMED_COMMITS = 500
 
 export interface LoggedCommit {
   readonly id: string
@@ -111,38 +124,57 @@ export const make = Effect.fnUntraced(function*(root: string, options: CoChangeG
       return Number(code) === 0 ? Option.some(stdout) : Option.none<string>()
     })).pipe(Effect.orElseSucceed(() => Option.none<string>()))
 
-  const logOf = (range: string, depth: number) =>
-    Effect.map(run([...LOG_ARGUMENTS, `--max-count=${depth}`, range, "--"]), (out) => Option.flatMap(out, (text) => Option.fromNullishOr(parseLog(text))))
+  const parsed = (out: Option.Option<string>) => Option.flatMap(out, (text) => Option.fromNullishOr(parseLog(text)))
+  /** The window's commit ids, newest first, in the order a whole log lists them. */
+  const windowIds = (head: string, depth: number) =>
+    Effect.map(run([...REV_LIST_ARGUMENTS, `--max-count=${depth}`, head, ...PATHSPEC]), Option.map((out) => out.split("\n").filter((id) => id !== "")))
+  // Each commit named once, with its changes, in the order given.
+  const logOfIds = (ids: ReadonlyArray<string>) => Effect.map(run([...LOG_ARGUMENTS, "--no-walk=unsorted", ...ids, ...PATHSPEC]), parsed)
+  const logOfWindow = (head: string, depth: number) => Effect.map(run([...LOG_ARGUMENTS, `--max-count=${depth}`, head, ...PATHSPEC]), parsed)
 
   const readStored = fs.readFileString(file ?? "").pipe(
     Effect.map((text) => (file === undefined ? undefined : decode(text))),
     Effect.orElseSucceed(() => undefined)
   )
 
-  // Written only where the index already made cairn's folder: a query never creates it.
+  // Written only where the index already made cairn's folder: a query never creates it. Not
+  // interruptible, so a question cut short by its deadline leaves no temporary behind.
   const save = (stored: Stored) =>
     file === undefined
       ? Effect.void
-      : Effect.gen(function*() {
+      : Effect.uninterruptible(Effect.gen(function*() {
         if (!(yield* fs.exists(NodePath.dirname(file)).pipe(Effect.orElseSucceed(() => false)))) return
         const staged = yield* stageWhole(fs, file, encode(stored))
         yield* staged.commit.pipe(Effect.catch(() => staged.discard))
-      }).pipe(Effect.ignore)
+      })).pipe(Effect.ignore)
 
-  /** Brings `known` (if any) up to `head` at `depth`, reading only the commits it lacks when it can. */
+  /**
+   * `known` (if any) brought to `head`, at least `depth` deep. The window is what `git rev-list`
+   * lists, so it is the same commits in the same order however it was reached, whatever was stored
+   * before and whichever windows were asked for since; only commits the file lacks are logged.
+   */
   const update = Effect.fnUntraced(function*(known: Stored | undefined, head: string, depth: number) {
     if (known !== undefined && known.head === head && known.depth >= depth) return Option.some(known)
-    // Continued only from an ancestor of HEAD read at least as deep; anything else is read afresh.
-    const continues = known !== undefined && known.depth >= depth &&
-      Option.isSome(yield* run(["merge-base", "--is-ancestor", known.head, head]))
-    const fresh = yield* logOf(continues ? `${known!.head}..${head}` : head, depth)
-    if (Option.isNone(fresh)) return Option.none<Stored>()
-    // A continued history keeps the depth it was read at, which may be more than this window's.
-    const kept = continues ? known!.depth : depth
-    const commits = [...fresh.value, ...(continues ? commitsOf(known!) : [])].slice(0, kept)
-    const stored: Stored = { head, depth: kept, ids: commits.map((commit) => commit.id), history: historyOf(head, commits) }
-    yield* save(stored)
-    return Option.some(stored)
+    const kept = Math.max(depth, known?.depth ?? 0)
+    const ids = yield* windowIds(head, kept)
+    if (Option.isNone(ids)) return Option.none<Stored>()
+    const stored = new Map((known === undefined ? [] : commitsOf(known)).map((commit) => [commit.id, commit]))
+    const missing = ids.value.filter((id) => !stored.has(id))
+    // Many missing (a first read, a rewritten history): one pass over the log reads them all.
+    const logged = missing.length === 0
+      ? Option.some<ReadonlyArray<LoggedCommit>>([])
+      : missing.length > MAX_NAMED_COMMITS || missing.length * 2 > ids.value.length
+      ? yield* logOfWindow(head, kept)
+      : yield* logOfIds(missing)
+    if (Option.isNone(logged)) return Option.none<Stored>()
+    for (const commit of logged.value) stored.set(commit.id, commit)
+    const commits = ids.value.map((id) => stored.get(id))
+    // A commit the log did not answer for: nothing is trusted.
+    if (commits.some((commit) => commit === undefined)) return Option.none<Stored>()
+    const listed = commits as Array<LoggedCommit>
+    const next: Stored = { head, depth: kept, ids: ids.value, history: historyOf(head, listed) }
+    yield* save(next)
+    return Option.some(next)
   })
 
   // What this process read last: many questions are asked of one commit.

@@ -64,10 +64,26 @@ describe("coChanged", () => {
     assert.deepStrictEqual(coChanged(history, [{ path: "new.ts", weight: 1 }], options), [])
   })
 
+  it("a seed changed with another seed takes no hub's place", () => {
+    const history = historyOf([
+      ...repeat(9, ["a.ts", "b.ts"]),
+      ...repeat(6, ["a.ts", "index.ts"]),
+      ...repeat(5, ["a.ts", "changelog.md"]),
+      ...repeat(3, ["a.ts", "wire.ts"])
+    ])
+    const found = coChanged(history, [{ path: "a.ts", weight: 1 }, { path: "b.ts", weight: 1 }], { ...options, skipTop: 2 })
+    assert.deepStrictEqual(found.map((e) => e.path), ["wire.ts"])
+  })
+
   it("is the same whatever order the seeds come in", () => {
-    const history = historyOf([...repeat(3, ["a.ts", "c.ts"]), ...repeat(3, ["b.ts", "c.ts"]), ...repeat(3, ["a.ts", "d.ts", "b.ts"])])
-    const one = coChanged(history, [{ path: "a.ts", weight: 1 }, { path: "b.ts", weight: 1 }], options)
-    const other = coChanged(history, [{ path: "b.ts", weight: 1 }, { path: "a.ts", weight: 1 }], options)
-    assert.deepStrictEqual(one, other)
+    const history = historyOf([
+      ...repeat(3, ["a.ts", "c.ts"]),
+      ...repeat(4, ["b.ts", "c.ts"]),
+      ...repeat(5, ["e.ts", "c.ts"]),
+      ...repeat(3, ["a.ts", "d.ts", "b.ts"])
+    ])
+    const seeds = [{ path: "a.ts", weight: 0.7 }, { path: "b.ts", weight: 0.3 }, { path: "e.ts", weight: 0.1 }]
+    const one = coChanged(history, seeds, options)
+    for (const order of [[2, 1, 0], [1, 0, 2], [0, 2, 1]]) assert.deepStrictEqual(coChanged(history, order.map((i) => seeds[i]!), options), one)
   })
 })

@@ -87,20 +87,20 @@ export const coChanged = (history: ChangeHistory, seeds: ReadonlyArray<Expansion
   const { idOf, commitsOf, changes } = touchesOf(history, options.window, options.maxFiles)
   const seedIds = new Set(seeds.map((seed) => idOf.get(seed.path)))
   const found = new Map<number, { score: number; best: number; count: number; via: string }>()
-  for (const seed of seeds) {
+  // In path order: a sum of floating-point parts depends on the order it is taken in.
+  for (const seed of [...seeds].sort((a, b) => compareIds(a.path, b.path))) {
     const id = idOf.get(seed.path)
     if (id === undefined) continue
     const counts = new Map<number, number>()
     for (const c of commitsOf.get(id) ?? []) {
       for (const other of history.commits[c]!) if (other !== id) counts.set(other, (counts.get(other) ?? 0) + 1)
     }
+    // A seed is already ranked, and takes no hub's place: the history lifts the files beside it.
     const ranked = [...counts]
-      .filter(([, count]) => count >= Math.max(1, options.minCount))
+      .filter(([other, count]) => count >= Math.max(1, options.minCount) && !seedIds.has(other))
       .sort((a, b) => b[1] - a[1] || compareIds(history.paths[a[0]]!, history.paths[b[0]]!))
       .slice(Math.max(0, options.skipTop))
     for (const [other, count] of ranked) {
-      // A seed is already ranked; the history lifts the files beside it.
-      if (seedIds.has(other)) continue
       const path = history.paths[other]!
       const part = (seed.weight * count * (options.weigh?.(path) ?? 1)) / Math.sqrt(changes[id]! * changes[other]!)
       const entry = found.get(other)
