@@ -1,38 +1,23 @@
 import { NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
-import * as NodeChild from "node:child_process"
 import * as NodeFs from "node:fs"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
 import { CoChange } from "../../src/ports/CoChange.ts"
 import type { ChangeHistory } from "../../src/retrieval/coChange.ts"
 import * as CoChangeGit from "./CoChangeGit.ts"
-
-const git = (root: string, args: ReadonlyArray<string>): string => {
-  const env = {
-    ...process.env,
-    GIT_CONFIG_NOSYSTEM: "1",
-    GIT_CONFIG_GLOBAL: "/dev/null",
-    GIT_AUTHOR_NAME: "Ada",
-    GIT_AUTHOR_EMAIL: "ada@example.com",
-    GIT_COMMITTER_NAME: "Ada",
-    GIT_COMMITTER_EMAIL: "ada@example.com"
-  }
-  const result = NodeChild.spawnSync("git", [...args], { cwd: root, env, encoding: "utf8" })
-  if (result.status !== 0) throw new Error(`git ${args.join(" ")}: ${result.stderr}`)
-  return result.stdout
-}
+import { git } from "../../test/support/Git.ts"
 
 let edits = 0
 /** A commit changing `paths` (each gets a new line) with message `message`. */
-const commit = (root: string, paths: ReadonlyArray<string>, message = "change") => {
+const commit = (root: string, paths: ReadonlyArray<string>, message = "change", date?: string) => {
   for (const path of paths) {
     NodeFs.mkdirSync(NodePath.dirname(NodePath.join(root, path)), { recursive: true })
     NodeFs.appendFileSync(NodePath.join(root, path), `edit ${edits++}\n`)
   }
   git(root, ["add", "-A"])
-  git(root, ["commit", "-q", "-m", message])
+  git(root, ["commit", "-q", "-m", message], date)
 }
 
 /** Each commit as its sorted path list, newest first. */
@@ -166,16 +151,7 @@ describe("CoChangeGit", () => {
       try {
         git(root, ["init", "-q", "-b", "main"])
         makeCairnDir(root)
-        const dated = (date: string, paths: ReadonlyArray<string>, message: string) => {
-          process.env.GIT_COMMITTER_DATE = date
-          process.env.GIT_AUTHOR_DATE = date
-          try {
-            commit(root, paths, message)
-          } finally {
-            delete process.env.GIT_COMMITTER_DATE
-            delete process.env.GIT_AUTHOR_DATE
-          }
-        }
+        const dated = (date: string, paths: ReadonlyArray<string>, message: string) => commit(root, paths, message, date)
         dated("2024-01-01T00:00:00Z", ["base.ts"], "base")
         git(root, ["checkout", "-q", "-b", "side"])
         dated("2024-01-02T00:00:00Z", ["side-1.ts"], "side one")
@@ -184,12 +160,7 @@ describe("CoChangeGit", () => {
         for (let i = 0; i < 3; i++) dated(`2024-02-0${i + 1}T00:00:00Z`, [`main-${i}.ts`], `main ${i}`)
         // Stored at main's head, then the older side branch merged in.
         yield* historyAt(root, 3)
-        process.env.GIT_COMMITTER_DATE = "2024-03-01T00:00:00Z"
-        try {
-          git(root, ["merge", "-q", "--no-ff", "-m", "merge side", "side"])
-        } finally {
-          delete process.env.GIT_COMMITTER_DATE
-        }
+        git(root, ["merge", "-q", "--no-ff", "-m", "merge side", "side"], "2024-03-01T00:00:00Z")
         const fresh = (window: number) => Effect.map(historyAt(root, window, { file: false }), (found) => listed(Option.getOrThrow(found)))
         assert.deepStrictEqual(listed(Option.getOrThrow(yield* historyAt(root, 3))), yield* fresh(3))
         assert.deepStrictEqual(yield* fresh(3), [["main-2.ts"], ["main-1.ts"], ["main-0.ts"]])

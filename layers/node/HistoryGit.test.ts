@@ -10,22 +10,7 @@ import { chunkFile } from "../../src/index/chunk/ChunkFile.ts"
 import { History } from "../../src/ports/History.ts"
 import { contract, type HistoryRepository } from "../contracts/History.contract.ts"
 import * as HistoryGit from "./HistoryGit.ts"
-
-/** Runs git in `root` with the author and committer dates set, so the ages are known. */
-const git = (root: string, args: ReadonlyArray<string>, date?: string) => {
-  const env = {
-    ...process.env,
-    GIT_CONFIG_NOSYSTEM: "1",
-    GIT_CONFIG_GLOBAL: "/dev/null",
-    GIT_AUTHOR_NAME: "Ada",
-    GIT_AUTHOR_EMAIL: "ada@example.com",
-    GIT_COMMITTER_NAME: "Ada",
-    GIT_COMMITTER_EMAIL: "ada@example.com",
-    ...(date === undefined ? {} : { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date })
-  }
-  const result = NodeChild.spawnSync("git", [...args], { cwd: root, env, encoding: "utf8" })
-  if (result.status !== 0) throw new Error(`git ${args.join(" ")}: ${result.stderr}`)
-}
+import { git } from "../../test/support/Git.ts"
 
 const write = (root: string, path: string, text: string) => {
   NodeFs.mkdirSync(NodePath.dirname(NodePath.join(root, path)), { recursive: true })
