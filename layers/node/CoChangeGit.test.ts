@@ -1,11 +1,12 @@
 import { NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import * as NodeFs from "node:fs"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
 import { CoChange } from "../../src/ports/CoChange.ts"
 import type { ChangeHistory } from "../../src/retrieval/coChange.ts"
+import { contract } from "../contracts/CoChange.contract.ts"
 import * as CoChangeGit from "./CoChangeGit.ts"
 import { git } from "../../test/support/Git.ts"
 
@@ -47,6 +48,25 @@ const loggingGit = (root: string) => {
   const remove = () => (clear(), NodeFs.rmSync(wrapper, { force: true }))
   return { wrapper, commands, clear, remove }
 }
+
+/** A scratch root holding `commits` (oldest first), made with git, for as long as the layer lives. */
+const gitHistory = (commits: ReadonlyArray<ReadonlyArray<string>> | undefined) =>
+  Layer.unwrap(Effect.map(
+    Effect.acquireRelease(
+      Effect.sync(() => {
+        const root = scratch("contract")
+        if (commits !== undefined) {
+          git(root, ["init", "-q", "-b", "main"])
+          for (const paths of commits) commit(root, paths)
+        }
+        return root
+      }),
+      (root) => Effect.sync(() => NodeFs.rmSync(root, { recursive: true, force: true }))
+    ),
+    (root) => CoChangeGit.layer(root)
+  )).pipe(Layer.provide(NodeServices.layer))
+
+contract("git", gitHistory)
 
 describe("CoChangeGit", () => {
   it.effect("reads each commit's changed paths newest first, without merges, relative to a root inside the work tree", () =>
