@@ -7,7 +7,8 @@
  * The set names the repository it was built from (`IndexedRepository`), so a pack can say how many
  * of its files changed since the build (pipelines/staleness.ts).
  */
-import { NodeServices } from "@effect/platform-node"
+// The module itself, not the package index: the index loads every Node service, http among them, whose own `createRequire` import clashes with the banner docs/api.md gives bundlers.
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Cause, Context, Effect, Layer } from "effect"
 import type { InvalidInput } from "../src/domain/InvalidInput.ts"
 import type { CandidateStore } from "../src/ports/CandidateStore.ts"
