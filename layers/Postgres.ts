@@ -7,7 +7,7 @@
  * (`ConsistentRead`). `@effect/sql-pg` is an optional peer: this module is loaded only for a
  * `postgres://` store.
  */
-// The module itself, not the package index: the index loads every Node service, http among them, whose own `createRequire` import clashes with the banner docs/api.md gives bundlers.
+// Its own module: the package index also loads http, whose `createRequire` import clashes with the bundler banner of docs/api.md.
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Cause, Effect, Layer } from "effect"
 import type { InvalidInput } from "../src/domain/InvalidInput.ts"
