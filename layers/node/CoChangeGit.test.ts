@@ -8,7 +8,7 @@ import { CoChange } from "../../src/ports/CoChange.ts"
 import type { ChangeHistory } from "../../src/retrieval/coChange.ts"
 import { contract } from "../contracts/CoChange.contract.ts"
 import * as CoChangeGit from "./CoChangeGit.ts"
-import { git } from "../../test/support/Git.ts"
+import { git, underGitOf } from "../../test/support/Git.ts"
 
 let edits = 0
 /** A commit changing `paths` (each gets a new line) with message `message`. */
@@ -205,6 +205,22 @@ describe("CoChangeGit", () => {
         assert.deepStrictEqual(listed(Option.getOrThrow(yield* historyAt(NodePath.join(top, "pkg"), 2))), [["a.ts", "b.ts"]])
       } finally {
         NodeFs.rmSync(top, { recursive: true, force: true })
+      }
+    }), 30_000)
+
+  it.effect("reads the root's repository when run under another's GIT_DIR, as from a git hook", () =>
+    Effect.gen(function*() {
+      const root = scratch("hooked")
+      const other = scratch("hook-owner")
+      try {
+        git(root, ["init", "-q", "-b", "main"])
+        commit(root, ["a.ts", "b.ts"])
+        git(other, ["init", "-q", "-b", "main"])
+        commit(other, ["elsewhere.ts"])
+        const history = Option.getOrThrow(yield* underGitOf(other, historyAt(root, 10, { file: false })))
+        assert.deepStrictEqual(listed(history), [["a.ts", "b.ts"]])
+      } finally {
+        for (const dir of [root, other]) NodeFs.rmSync(dir, { recursive: true, force: true })
       }
     }), 30_000)
 

@@ -15,6 +15,7 @@ import * as NodePath from "node:path"
 import { ChildProcess, ChildProcessSpawner } from "effect/process"
 import { CoChange } from "../../src/ports/CoChange.ts"
 import type { ChangeHistory } from "../../src/retrieval/coChange.ts"
+import { gitEnvironment } from "./gitEnvironment.ts"
 import { stageWhole } from "./StagedFile.ts"
 
 const FORMAT = "cairn/cochange@1"
@@ -119,7 +120,7 @@ export const make = Effect.fnUntraced(function*(root: string, options: CoChangeG
   // The output when git ran and succeeded; none otherwise.
   const run = (args: ReadonlyArray<string>): Effect.Effect<Option.Option<string>> =>
     Effect.scoped(Effect.gen(function*() {
-      const handle = yield* spawner.spawn(ChildProcess.make(git, [...args], { cwd: root, env: { LC_ALL: "C", GIT_OPTIONAL_LOCKS: "0" }, extendEnv: true }))
+      const handle = yield* spawner.spawn(ChildProcess.make(git, [...args], { cwd: root, env: gitEnvironment, extendEnv: true }))
       const [stdout, , code] = yield* Effect.all([collect(handle.stdout), collect(handle.stderr), handle.exitCode], { concurrency: "unbounded" })
       return Number(code) === 0 ? Option.some(stdout) : Option.none<string>()
     })).pipe(Effect.orElseSucceed(() => Option.none<string>()))

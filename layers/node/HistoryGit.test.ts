@@ -10,7 +10,7 @@ import { chunkFile } from "../../src/index/chunk/ChunkFile.ts"
 import { History } from "../../src/ports/History.ts"
 import { contract, type HistoryRepository } from "../contracts/History.contract.ts"
 import * as HistoryGit from "./HistoryGit.ts"
-import { git } from "../../test/support/Git.ts"
+import { git, underGitOf } from "../../test/support/Git.ts"
 
 const write = (root: string, path: string, text: string) => {
   NodeFs.mkdirSync(NodePath.dirname(NodePath.join(root, path)), { recursive: true })
@@ -123,6 +123,20 @@ describe("HistoryGit", { timeout: 30_000 }, () => {
           .pipe(Effect.provide(Digest.layerWebCrypto))
         assert.deepStrictEqual(chunks.map((c) => [c.provenance.createdAt, c.provenance.author]), [["2026-02-03T04:05:06Z", null]])
       })))
+
+  it.effect("blame - reads the root's repository when run under another's GIT_DIR, as from a git hook", () => {
+    const other = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "cairn-history-hook-owner-"))
+    git(other, ["init", "-q"])
+    write(other, "docs/guide.md", "# Elsewhere\n")
+    git(other, ["add", "."])
+    git(other, ["commit", "-q", "-m", "other"], "2019-01-02T03:04:05Z")
+    return withRoot(repository, () =>
+      underGitOf(other, Effect.gen(function*() {
+        const history = yield* History
+        const lines = Option.getOrThrow(yield* history.blame("docs/guide.md"))
+        assert.deepStrictEqual(lines.map((l) => new Date(l.authorTime * 1000).getUTCFullYear()), [2021, 2021, 2021, 2021, 2021, 2021, 2024])
+      }))).pipe(Effect.ensuring(Effect.sync(() => NodeFs.rmSync(other, { recursive: true, force: true }))))
+  })
 
   it.effect("blame - a root outside any work tree has no history", () =>
     withRoot((root) => write(root, "a.md", "x\n"), () =>

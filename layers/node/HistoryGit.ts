@@ -14,6 +14,7 @@ import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
 import { ChildProcess, ChildProcessSpawner } from "effect/process"
 import { type BlameLine, blameEach, History, HistoryError } from "../../src/ports/History.ts"
+import { gitEnvironment } from "./gitEnvironment.ts"
 
 export interface HistoryGitOptions {
   /** The git executable; `git` on the PATH by default. */
@@ -209,7 +210,7 @@ export const make = Effect.fnUntraced(function*(root: string, options: HistoryGi
     Effect.scoped(
       Effect.gen(function*() {
         const handle = yield* spawner.spawn(
-          ChildProcess.make(git, [...args], { cwd: root, env: { LC_ALL: "C", GIT_OPTIONAL_LOCKS: "0" }, extendEnv: true })
+          ChildProcess.make(git, [...args], { cwd: root, env: gitEnvironment, extendEnv: true })
         )
         const [stdout, stderr, code] = yield* Effect.all([collect(handle.stdout), collect(handle.stderr), handle.exitCode], {
           concurrency: "unbounded"
