@@ -25,11 +25,15 @@ import { defaults } from "../src/index/chunk/ChunkOptions.ts"
 import { chunkMarkdown } from "../src/index/chunk/MarkdownChunker.ts"
 import { indexLayer, indexRepository } from "../pipelines/indexRepository.ts"
 
+const headingLines = (count: number) => Array.from({ length: count }, (_, i) => `# h${i}`).join("\n") + "\n"
+
 const INPUTS: Record<string, () => string> = {
   none: () => "",
   prose: () =>
     Array.from({ length: 10_000 }, (_, i) => `Paragraph ${i} of ordinary prose, which speaks of indexing ${i % 97} files and ${i % 13} chunks.`).join("\n\n") + "\n",
-  headings: () => Array.from({ length: 100_000 }, (_, i) => `# h${i}`).join("\n") + "\n",
+  headings: () => headingLines(100_000),
+  "headings-25k": () => headingLines(25_000),
+  "headings-50k": () => headingLines(50_000),
   sections: () => Array.from({ length: 50_000 }, (_, i) => `## Section ${i}\n\nShort body ${i}.\n`).join("\n")
 }
 
@@ -108,4 +112,14 @@ else {
       console.log(`${input} (${mb(got.bytes)} MB) ${step.padEnd(7)} ${String(got.millis.toFixed(0)).padStart(6)} ms, peak heap ${step === "index" ? "+" : ""}${mb(heap)} MB = ${(heap / got.bytes).toFixed(1)}x its bytes${rss}`)
     }
   }
+  // What each further byte of headings costs: the slope between a quarter of the file and all of
+  // it, so costs that do not grow with the file (code V8 compiles, SQLite's caches) drop out.
+  const growth = ["headings-25k", "headings"].map((input) => {
+    const baseline = spawnStep(input, "baseline")
+    const got = spawnStep(input, "index")
+    return { bytes: got.bytes, heap: got.heap - baseline.heap, rss: got.rss - baseline.rss }
+  })
+  const [small, large] = [growth[0]!, growth[1]!]
+  const bytes = large.bytes - small.bytes
+  console.log(`headings, index, per further byte (25,000 to 100,000 headings): heap ${((large.heap - small.heap) / bytes).toFixed(1)}x, RSS ${((large.rss - small.rss) / bytes).toFixed(1)}x (intercepts: heap ${mb(small.heap - (small.bytes * (large.heap - small.heap)) / bytes)} MB, RSS ${mb(small.rss - (small.bytes * (large.rss - small.rss)) / bytes)} MB)`)
 }
