@@ -12,7 +12,7 @@ export type AnalyzerKind = Omit<Analyzer, "analyze" | "analyzeAlone" | "ready">
 
 export const TYPESCRIPT = {
   id: "typescript",
-  version: "2",
+  version: "3",
   extensions: [".ts", ".mts", ".cts", ".tsx", ".js", ".mjs", ".cjs", ".jsx"],
   fileNamePattern: undefined
 } as const satisfies AnalyzerKind

@@ -19,18 +19,19 @@ import { compareIds } from "../domain/Ranking.ts"
 
 
 export const evidence = (item: Evidence): Evidence => {
-  const out: { path: string; line?: number; contentHash?: string; text?: string; symbol?: string } = { path: item.path }
+  const out: { path: string; line?: number; contentHash?: string; text?: string; symbol?: string; via?: string } = { path: item.path }
   if (item.line !== undefined) out.line = item.line
   if (item.contentHash !== undefined) out.contentHash = item.contentHash
   // Texts are excerpts of a source; detached, so the snapshot does not keep the file.
   if (item.text !== undefined) out.text = detached(item.text)
   if (item.symbol !== undefined) out.symbol = detached(item.symbol)
+  if (item.via !== undefined) out.via = item.via
   return out
 }
 
 const compareEvidence = (a: Evidence, b: Evidence): number =>
   compareIds(a.path, b.path) || (a.line ?? 0) - (b.line ?? 0) || compareIds(a.text ?? "", b.text ?? "") ||
-  compareIds(a.symbol ?? "", b.symbol ?? "")
+  compareIds(a.symbol ?? "", b.symbol ?? "") || compareIds(a.via ?? "", b.via ?? "")
 
 /** Sorted by path, line, text, symbol, with exact duplicates removed. */
 export const evidenceList = (items: ReadonlyArray<Evidence>): Array<Evidence> => {
@@ -67,7 +68,14 @@ const moduleEntity = (value: ModuleEntity): ModuleEntity => ({
   path: value.path,
   evidence: value.evidence.map(evidence),
   language: value.language,
-  exports: value.exports.map((e) => ({ name: detached(e.name), line: e.line, declared: e.declared, typeOnly: e.typeOnly })),
+  exports: value.exports.map((e) => ({
+    name: detached(e.name),
+    line: e.line,
+    declared: e.declared,
+    typeOnly: e.typeOnly,
+    ...(e.from === undefined ? {} : { from: detached(e.from) }),
+    ...(e.imported === undefined ? {} : { imported: detached(e.imported) })
+  })),
   declarations: value.declarations.map((d) => ({ name: detached(d.name), kind: d.kind, line: d.line }))
 })
 

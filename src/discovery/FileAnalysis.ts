@@ -23,7 +23,7 @@ export interface ModuleReference {
   readonly kind: ModuleReferenceKind
   readonly specifier: string
   readonly line: number
-  /** For `calls`: the export called (`f`, `default`, `Class.method`). */
+  /** For `calls`: the export called (`f`, `default`, `Class.method`); for `re-exports`: `*` for `export *`. */
   readonly symbol?: string
 }
 

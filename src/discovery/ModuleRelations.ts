@@ -56,6 +56,8 @@ export const moduleRelations = (
     for (const to of typeof resolved === "string" ? [resolved] : resolved) {
       if (reference.kind === "calls") {
         if (to.startsWith(MODULE)) add("calls", to, { path, line: reference.line, text: reference.specifier, symbol: reference.symbol ?? "" })
+      } else if (reference.symbol !== undefined) {
+        add(reference.kind, to, { path, line: reference.line, text: reference.specifier, symbol: reference.symbol })
       } else {
         add(reference.kind, to, { path, line: reference.line, text: reference.specifier })
       }

@@ -43,7 +43,7 @@ describe("parseModuleAlone", () => {
     assert.deepStrictEqual(alone.errors, [])
     assert.deepInclude(alone.declarations, { name: "Q", kind: "namespace", offset: SPELLINGS.indexOf("namespace Q.R") })
     assert.isFalse(alone.declarations.some((d) => d.name === "global"))
-    assert.deepInclude(alone.exports, { name: "default", offset: SPELLINGS.indexOf("m\n", SPELLINGS.indexOf("export default")), local: "m", from: null, typeOnly: false })
+    assert.deepInclude(alone.exports, { name: "default", offset: SPELLINGS.indexOf("m\n", SPELLINGS.indexOf("export default")), local: "m", from: null, imported: null, typeOnly: false })
     assert.deepStrictEqual(alone.loads.filter((load) => load.kind === "requires").map((load) => load.text), ["require(\"inner\")", "\"inner\"", "`tpl`"])
   })
 

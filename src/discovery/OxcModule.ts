@@ -33,6 +33,8 @@ export interface ParsedExport {
   readonly local: string | null
   /** The module it re-exports from, for `export … from`. */
   readonly from: string | null
+  /** For `export … from`: the name it has in that module (`*` for `export * as ns`). */
+  readonly imported: string | null
   readonly typeOnly: boolean
 }
 
@@ -71,6 +73,8 @@ export interface ParsedModule {
   readonly calls: ReadonlyArray<ParsedCall>
   /** Names bound by import statements, to tell a re-exported binding from a declared one. */
   readonly importedNames: ReadonlySet<string>
+  /** Value bindings of import statements: local name to the specifier and the name imported. */
+  readonly bindings: ReadonlyMap<string, { readonly specifier: string; readonly imported: string }>
 }
 
 // Loose views of the lazy nodes: fields are getters that may be absent for other node types.
@@ -214,7 +218,7 @@ const readModule = (result: LazyResult, source: string, dialect: Dialect): Parse
     .filter((error) => error.severity === undefined || error.severity === "Error")
     .map((error) => ({ message: error.message, offset: Array.from(error.labels ?? [])[0]?.start ?? 0 }))
   if (errors.length > 0) {
-    return { errors, imports: [], exports: [], loads: [], declarations: [], calls: [], importedNames: new Set() }
+    return { errors, imports: [], exports: [], loads: [], declarations: [], calls: [], importedNames: new Set(), bindings: new Map() }
   }
   const imports: Array<ParsedImport> = []
   const importedNames = new Set<string>()
@@ -242,6 +246,7 @@ const readModule = (result: LazyResult, source: string, dialect: Dialect): Parse
         offset: entry.start,
         local: dialect.localName(entry.localName),
         from: entry.moduleRequest === null ? null : (nameOf(entry.moduleRequest) ?? null),
+        imported: entry.moduleRequest === null ? null : dialect.importedName(entry.importName),
         typeOnly: entry.isType
       })
     }
@@ -269,7 +274,7 @@ const readModule = (result: LazyResult, source: string, dialect: Dialect): Parse
   }
   const withRequire = source.includes("require")
   const calls = withRequire || bindings.size > 0 ? readCalls(dialect, source, bindings, withRequire, loads) : []
-  return { errors, imports, exports, loads, declarations, calls, importedNames }
+  return { errors, imports, exports, loads, declarations, calls, importedNames, bindings }
 }
 
 const lazyDialect = (result: LazyResult): Dialect => ({

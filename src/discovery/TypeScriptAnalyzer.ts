@@ -55,10 +55,20 @@ const analyzeWith = (parse: (path: string, text: string) => ParsedModule) => (pa
   }
   const exports: Array<ExportedSymbol> = []
   for (const entry of parsed.exports) {
-    if (entry.from !== null) references.push({ kind: "re-exports", specifier: entry.from, line: lineOf(entry.offset) })
+    if (entry.from !== null) {
+      // `export *` names nothing here; its evidence marks it, so calls can be followed through it.
+      const star = entry.name === null ? { symbol: "*" } : {}
+      references.push({ kind: "re-exports", specifier: entry.from, line: lineOf(entry.offset), ...star })
+    }
     if (entry.name === null) continue
     const declared = entry.from === null && !(entry.local !== null && parsed.importedNames.has(entry.local))
-    exports.push({ name: entry.name, line: lineOf(entry.offset), declared, typeOnly: entry.typeOnly })
+    exports.push({
+      name: entry.name,
+      line: lineOf(entry.offset),
+      declared,
+      typeOnly: entry.typeOnly,
+      ...(entry.from === null ? {} : { from: entry.from, imported: entry.imported ?? entry.name })
+    })
   }
   const computed: Array<string> = []
   for (const load of parsed.loads) {

@@ -18,8 +18,16 @@ export const Evidence = Schema.Struct({
   contentHash: Schema.optionalKey(Schema.String),
   /** The reference as written (an import specifier, a link target, an inline code span). */
   text: Schema.optionalKey(Schema.String),
-  /** For a `calls` relation: the export called (`f`, `default`, `Class.method`), imported by `text`. */
-  symbol: Schema.optionalKey(Schema.String)
+  /**
+   * For a `calls` relation: the export called (`f`, `default`, `Class.method`), as the module `text`
+   * imports names it. For a `re-exports` relation: `*` for `export * from`.
+   */
+  symbol: Schema.optionalKey(Schema.String),
+  /**
+   * For a `calls` relation that reached its declaring module through re-exports: the module the
+   * import itself names (the barrel), where the call would otherwise land.
+   */
+  via: Schema.optionalKey(Schema.String)
 })
 export type Evidence = typeof Evidence.Type
 
@@ -28,7 +36,11 @@ export const ExportedSymbol = Schema.Struct({
   name: Schema.String,
   line: Schema.Int,
   declared: Schema.Boolean,
-  typeOnly: Schema.Boolean
+  typeOnly: Schema.Boolean,
+  /** For a re-export: the specifier of the module it comes from, as written. */
+  from: Schema.optionalKey(Schema.String),
+  /** For a re-export: its name in that module (`default`, or `*` for `export * as name`). */
+  imported: Schema.optionalKey(Schema.String)
 })
 export type ExportedSymbol = typeof ExportedSymbol.Type
 
