@@ -14,6 +14,7 @@ import { AnalyzerPool } from "../ports/AnalyzerPool.ts"
 import { areaPaths, areaUnits } from "./Areas.ts"
 import type { Unit } from "./Assemble.ts"
 import { assemble } from "./Assemble.ts"
+import { followUnitCalls } from "./CallTargets.ts"
 import { resolveCompilerOptions } from "./CompilerOptions.ts"
 import { scanConfigFiles } from "./ConfigScan.ts"
 import * as DiscoveryConfig from "./DiscoveryConfig.ts"
@@ -319,7 +320,7 @@ export const discoverWith = Effect.fnUntraced(function*(input: DiscoverInput,
         compilerOptions: options.options
       },
       units: [
-        ...moduleOutcomes.map((o) => o.unit),
+        ...followUnitCalls(moduleOutcomes.map((o) => o.unit)),
         ...documentOutcomes.map((o) => o.unit),
         ...packageList,
         ...areaList

@@ -20,6 +20,7 @@ import { SourceTree } from "../ports/SourceTree.ts"
 import { AnalyzerPool } from "../ports/AnalyzerPool.ts"
 import { areaPaths } from "./Areas.ts"
 import { canonicalCoverage, canonicalGroup, headerTextOf, INTERNAL, type SnapshotHeader } from "./Assemble.ts"
+import { declarerResolver, exportShape, followCalls } from "./CallTargets.ts"
 import * as Canonical from "./Canonical.ts"
 import { partition, runNote } from "./Discover.ts"
 import { PIPELINE_VERSION } from "./PipelineVersion.ts"
@@ -242,6 +243,13 @@ export const patch = Effect.fnUntraced(function*(input: PatchInput): Effect.fn.R
     })
     const byPath = (a: ListedFile, b: ListedFile) => compareIds(a.path, b.path)
     const newModules = new Map<string, ModuleEntity>()
+    // Calls are followed through re-exports over the stored modules: a moved one exports as it did
+    // (checked below), so the tree the full scan would follow them over is the same.
+    const declarerOf = declarerResolver((id) => {
+      const index = look.indexOf(id)
+      const entity = index === undefined ? undefined : look.entityAt(index)
+      return entity?.kind === "module" ? { exports: entity.exports, relations: look.relationsFrom(id) } : undefined
+    })
     for (const file of movedModules.sort(byPath)) {
       // A module to scan means the partition found the module analyzer, so there is a context.
       const outcome = yield* scanModule(file, context!)
@@ -253,7 +261,12 @@ export const patch = Effect.fnUntraced(function*(input: PatchInput): Effect.fn.R
       const entity = outcome.unit.entity
       // Another declared name would move the resolution universe: every document is resolved again.
       if (prior?.kind !== "module" || entity.kind !== "module" || declaredNames(prior).join(",") !== declaredNames(entity).join(",")) return undefined
-      const unit = yield* place(outcome)
+      // Another re-export may move the calls of modules the patch does not touch.
+      if (exportShape({ exports: prior.exports, relations: look.relationsFrom(prior.id) }) !== exportShape({ exports: entity.exports, relations: outcome.unit.relations })) {
+        return undefined
+      }
+      const followed = { ...outcome.unit, relations: followCalls(entity.id, outcome.unit.relations, declarerOf) }
+      const unit = yield* place({ ...outcome, unit: followed })
       if (unit === undefined) return undefined
       units.push(unit)
       unitCoverage.push(...outcome.unit.coverage)

@@ -1,2 +1,2 @@
 /** Bumped whenever assembly or resolution would turn the same facts into a different snapshot. */
-export const PIPELINE_VERSION = "discover/2"
+export const PIPELINE_VERSION = "discover/3"

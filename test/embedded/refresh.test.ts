@@ -343,6 +343,8 @@ describe("a one-shot refresh that patches the last snapshot", () => {
     write(root, "src/a.ts", "import { b } from \"./b.ts\"\nimport { Effect } from \"effect\"\nexport const a = () => Effect.succeed(b + 1)\n")
     write(root, "src/b.ts", "export const b = 2\n")
     write(root, "src/c.ts", "export function c() {\n  return 3\n}\n")
+    write(root, "src/barrel.ts", "export * from \"./c.ts\"\nexport { b as base } from \"./b.ts\"\n")
+    write(root, "src/use.ts", "import { c } from \"./barrel.ts\"\nexport const use = () => c()\n")
     write(root, "docs/guide.md", "# Guide\n\nThe answer is `a`, built on [b](../src/b.ts).\n")
     write(root, "package.json", "{\"name\": \"fixture\", \"version\": \"1.0.0\"}\n")
   }
@@ -404,6 +406,11 @@ describe("a one-shot refresh that patches the last snapshot", () => {
           write(root, "assets/logo.png", "not really a png")
           write(root, "src/c.ts", "export function c() {\n  return 4\n}\n")
         } },
+        { name: "a call through a barrel", patches: true, edit: (root) =>
+          write(root, "src/use.ts", "import { c } from \"./barrel.ts\"\nexport const use = () =>\n  c() + c()\n") },
+        // The caller does not move, but its call now lands elsewhere: only a scan follows it again.
+        { name: "a barrel re-exporting the name from another module", patches: false, edit: (root) =>
+          write(root, "src/barrel.ts", "export { b as c } from \"./b.ts\"\nexport { b as base } from \"./b.ts\"\n") },
         { name: "another declared name", patches: false, edit: (root) => write(root, "src/b.ts", "export const b = 2\nexport const b2 = 3\n") },
         { name: "an external package dropped", patches: false, edit: (root) => write(root, "src/a.ts", "import { b } from \"./b.ts\"\nexport const a = () => b\n") },
         { name: "a document", patches: true, edit: (root) => write(root, "docs/guide.md", "# Guide\n\nThe answer is `a`.\n") },
