@@ -54,7 +54,7 @@ describe("chunking settings", () => {
       const first = await index(root)
       assert.strictEqual(first._tag, "Success")
       const byDefault = stored(root)
-      assert.strictEqual(byDefault.chunking, JSON.stringify({ targetTokens: 350, agentPatterns: ["-bot", "[bot]", "bot@"], redaction: ["secrets/1"] }))
+      assert.strictEqual(byDefault.chunking, JSON.stringify({ targetTokens: 350, agentPatterns: ["-bot", "[bot]", "bot@"], redaction: ["secrets/1"], rules: "code/2" }))
 
       const small = await index(root, { targetTokens: 100 })
       assert.isTrue(small._tag === "Success" && !small.success.upToDate && small.success.retrained && small.success.notesIndexed === 2)

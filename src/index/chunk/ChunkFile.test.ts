@@ -114,8 +114,7 @@ describe("chunkFile", () => {
     Effect.gen(function*() {
       const chunks = yield* chunkFile({ path: "src/a.ts", text: "import x from \"x\"\n\nexport const a = 1\n\nexport function f() {\n  return a\n}\n" })
       assert.deepStrictEqual(chunks.map((c) => [c.symbols, c.lineStart, c.lineEnd, c.text.split("\n")[0]]), [
-        [[], 1, 1, "src/a.ts"],
-        [["a"], 3, 3, "src/a.ts > a"],
+        [["a"], 1, 3, "src/a.ts"],
         [["f"], 5, 7, "src/a.ts > f"]
       ])
       assert.isTrue(chunks.every((c) => c.noteType === "code" && c.title === "src/a.ts" && c.headingPath.length === 0))

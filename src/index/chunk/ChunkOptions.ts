@@ -34,6 +34,14 @@ export interface ChunkOptions {
 
 export const DEFAULT_TARGET_TOKENS = 350
 
+/**
+ * The rules that cut code into chunks, named so an index records them with its settings: a change
+ * that cuts the same file differently bumps it, and an index built under the old rules is rebuilt
+ * rather than mixing old chunks of unchanged files with new ones. 2: one-line exported constants
+ * join the module chunk.
+ */
+export const CODE_CHUNK_RULES = "code/2"
+
 export const DEFAULT_AGENT_PATTERNS: ReadonlyArray<string> = ["[bot]", "bot@", "-bot"]
 
 export const defaults: ChunkOptions = {

@@ -17,6 +17,12 @@ describe("ChunkingConfig", () => {
     assert.notStrictEqual(ChunkingConfig.fingerprint({}, ["docs/keys.md"]), ChunkingConfig.DEFAULT_FINGERPRINT)
   })
 
+  it("fingerprint - an index cut under the code chunk rules before CODE_CHUNK_RULES was recorded rebuilds", () => {
+    const beforeRules = '{"targetTokens":350,"agentPatterns":["-bot","[bot]","bot@"],"redaction":["secrets/1"]}'
+    assert.notStrictEqual(ChunkingConfig.DEFAULT_FINGERPRINT, beforeRules)
+    assert.include(ChunkingConfig.DEFAULT_FINGERPRINT, '"rules":"code/2"')
+  })
+
   it.effect("decode - nothing is the defaults; out of range and unknown keys name the field", () =>
     Effect.gen(function*() {
       assert.deepStrictEqual(yield* ChunkingConfig.decode(undefined), {})

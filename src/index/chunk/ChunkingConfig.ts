@@ -6,7 +6,7 @@
 import { Effect, Schema } from "effect"
 import { fromSchemaError, type InvalidInput } from "../../domain/InvalidInput.ts"
 import { SECRET_RULES_VERSION } from "../../discovery/SecretScan.ts"
-import { DEFAULT_AGENT_PATTERNS, DEFAULT_TARGET_TOKENS } from "./ChunkOptions.ts"
+import { CODE_CHUNK_RULES, DEFAULT_AGENT_PATTERNS, DEFAULT_TARGET_TOKENS } from "./ChunkOptions.ts"
 
 /**
  * Smallest and largest token target accepted: below, a header line fills the chunk; above, one
@@ -32,13 +32,14 @@ export const decode = (input: unknown): Effect.Effect<ChunkingConfig, InvalidInp
  * match ignoring case and order, so they are recorded lowercased, once each and sorted: writing
  * them otherwise does not rebuild the index. The secret rules and the files kept `unredacted`
  * (discovery's setting) decide a chunk's words too: an index built under others is rebuilt, so no
- * chunk keeps a secret later rules redact.
+ * chunk keeps a secret later rules redact. So do the rules that cut code (`CODE_CHUNK_RULES`).
  */
 export const fingerprint = (config: ChunkingConfig, unredacted: ReadonlyArray<string> = []): string =>
   JSON.stringify({
     targetTokens: config.targetTokens ?? DEFAULT_TARGET_TOKENS,
     agentPatterns: [...new Set((config.agentPatterns ?? DEFAULT_AGENT_PATTERNS).map((pattern) => pattern.toLowerCase()))].sort(),
-    redaction: [SECRET_RULES_VERSION, ...[...new Set(unredacted)].sort()]
+    redaction: [SECRET_RULES_VERSION, ...[...new Set(unredacted)].sort()],
+    rules: CODE_CHUNK_RULES
   })
 
 /** The settings of today's defaults. */

@@ -40,9 +40,8 @@ describe("chunkCode", () => {
   it("chunkCode - one chunk per top-level declaration with its symbols and line range, in source order", () => {
     const drafts = chunks(SOURCE)!
     assert.deepStrictEqual(drafts.map((d) => [d.symbols, d.lineStart, d.lineEnd]), [
-      [["local"], 1, 28],
+      [["local", "LIMIT"], 1, 28],
       [["add"], 6, 9],
-      [["LIMIT"], 13, 13],
       [["Ledger"], 15, 17],
       [["Entry"], 19, 19],
       [["Id"], 20, 20],
@@ -71,10 +70,36 @@ describe("chunkCode", () => {
         "import { a } from \"./a.ts\"",
         "import type { B } from \"./b.ts\"",
         "const local = 1 // kept with the module",
+        "",
+        "export const LIMIT = 10",
         "console.log(helper(1))"
       ].join("\n")
     )
     assert.deepStrictEqual(module.headingPath, [])
+  })
+
+  it("chunkCode - a one-line exported constant joins the module chunk with its comment; a longer one or a function value is its own chunk", () => {
+    const source = [
+      "/** Limits of the scan. */",
+      "import { a } from \"./a.ts\"",
+      "",
+      "/** The most files one batch holds. */",
+      "export const MAX_BATCH = 200",
+      "",
+      "export const LEVELS = {",
+      "  low: 1,",
+      "  high: 2",
+      "}",
+      "",
+      "export const double = (n: number) => n * 2"
+    ].join("\n")
+    const drafts = chunks(source)!
+    assert.deepStrictEqual(drafts.map((d) => [d.symbols, d.lineStart, d.lineEnd]), [
+      [["MAX_BATCH"], 1, 5],
+      [["LEVELS"], 7, 10],
+      [["double"], 12, 12]
+    ])
+    assert.include(drafts[0]!.text, "/** The most files one batch holds. */\nexport const MAX_BATCH = 200")
   })
 
   it("chunkCode - a declaration over the target is split between its body statements, each piece within it", () => {

@@ -21,6 +21,13 @@ export interface CodeUnit extends Unit {
 /** Lines a non-exported variable may span and still count as module code rather than a declaration. */
 export const MODULE_VARIABLE_LINES = 5
 
+/**
+ * Lines an exported variable that holds no function may span and still count as module code: a
+ * one-line constant (`export const LIMIT = 200`) alone is a chunk too small to be found, while the
+ * module chunk, which holds the file's doc comment, is the one a question about the file reaches.
+ */
+export const MODULE_CONSTANT_LINES = 1
+
 // Loose views of lazy nodes: every field is a getter that may be absent for another node type.
 interface Node {
   readonly type?: string
@@ -191,7 +198,8 @@ const describe = (statement: Node, source: string): Described => {
     const declarators = list(node, "declarations")
     const symbols = declarators.flatMap((declarator) => bindingNames(child(declarator, "id")))
     const functionLike = declarators.some((declarator) => FUNCTION_LIKE.has(typeOf(unwrap(child(declarator, "init")))))
-    const declaration = exported || functionLike || lineCount(source, spanOf(statement)) > MODULE_VARIABLE_LINES
+    const lines = lineCount(source, spanOf(statement))
+    const declaration = functionLike || lines > (exported ? MODULE_CONSTANT_LINES : MODULE_VARIABLE_LINES)
     return { symbols, declaration }
   }
   return { symbols: [], declaration: false }
