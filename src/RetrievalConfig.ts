@@ -56,6 +56,12 @@ export const RetrievalConfigSchema = Schema.Struct({
   graphHops: Count,
   /** Neighbours admitted in total. */
   graphExpandLimit: Count,
+  /**
+   * Confident seeds only: the walk starts from those of the best this many fused seeds that a leg
+   * other than dense ranked (a word, title or symbol match, never a match by meaning alone); 0
+   * walks from every seed.
+   */
+  graphSeedLimit: Count,
   /** Chunks loaded per neighbour note; bounds the work one over-linked note causes. */
   graphChunksPerNote: Count,
   /** Weight of each relation verb as a way in; `supersedes` is never followed whatever it says here. */
@@ -222,6 +228,7 @@ export const defaults: RetrievalConfigShape = {
   graphHopPenalty: 0.6,
   graphHops: 1,
   graphExpandLimit: 20,
+  graphSeedLimit: 0,
   graphChunksPerNote: 3,
   graphRelationWeights: { depends_on: 1, implements: 0.9, part_of: 0.9, blocks: 0.7, relates_to: 0.6 },
   graphDefaultRelationWeight: 0.6,

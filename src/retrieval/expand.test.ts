@@ -64,6 +64,27 @@ describe("graph expansion", () => {
       assert.deepStrictEqual(candidates[0]!.related, ["old.md"])
     }))
 
+  it.effect("graphSeedLimit walks from the best seeds a word leg ranked, never from a match by meaning alone", () =>
+    Effect.gen(function*() {
+      const ranked = (note: string, score: number, legRanks: Record<string, number>) =>
+        ({ ...candidate({ id: `${note}#0`, noteId: note, text: "x", score }), legRanks })
+      const seeds = [
+        ranked("a.md", 0.05, { dense: 1 }),
+        ranked("b.md", 0.04, { lexical: 1, dense: 2 }),
+        ranked("c.md", 0.03, { title_path: 1 }),
+        ranked("d.md", 0.02, { lexical: 2 })
+      ]
+      const edges = seeds.map((seed) => ({ from: seed.chunk.noteId, to: `${seed.chunk.noteId}-next.md`, verb: "depends_on" }))
+      const reachedFrom = (candidates: ReadonlyArray<Candidate>) =>
+        [...new Set(candidates.flatMap((c) => (c.graph === null ? [] : [c.graph.from])))].sort()
+      assert.deepStrictEqual(reachedFrom((yield* run(seeds, edges)).candidates), ["a.md", "b.md", "c.md", "d.md"])
+      const confident = (yield* run(seeds, edges, { graphSeedLimit: 3 })).candidates
+      assert.deepStrictEqual(reachedFrom(confident), ["b.md", "c.md"])
+      // A seed the walk did not start from keeps its edges in related.
+      assert.deepStrictEqual(confident.find((c) => c.chunk.noteId === "a.md")!.related, ["a.md-next.md"])
+      assert.deepStrictEqual(confident.find((c) => c.chunk.noteId === "d.md")!.related, ["d.md-next.md"])
+    }))
+
   it.effect("bounded by graphExpandLimit and graphChunksPerNote", () =>
     Effect.gen(function*() {
       const seed = candidate({ id: "a.md#0", noteId: "a.md", text: "x", score: 0.03 })

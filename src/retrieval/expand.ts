@@ -23,7 +23,7 @@ export const NEVER_FOLLOWED = "supersedes"
 
 export type ExpansionOptions = Pick<
   RetrievalConfigShape,
-  "graphHops" | "graphHopPenalty" | "graphExpandLimit" | "graphChunksPerNote" | "graphRelationWeights" | "graphDefaultRelationWeight" | "graphLanguageRelations"
+  "graphHops" | "graphHopPenalty" | "graphExpandLimit" | "graphSeedLimit" | "graphChunksPerNote" | "graphRelationWeights" | "graphDefaultRelationWeight" | "graphLanguageRelations"
 >
 
 export const relationWeight = (verb: string, options: ExpansionOptions): number =>
@@ -115,6 +115,24 @@ const relatedByNote = (edges: ReadonlyArray<NoteEdge>, notes: ReadonlySet<string
   return related
 }
 
+/** The leg a seed may not rest on alone to start the walk: a match by meaning names no word of the question. */
+const MEANING_ONLY = "dense"
+
+/**
+ * The seed notes the walk starts from: with a limit, the notes of the best `limit` seeds (in fused
+ * order) that some leg but dense ranked; without one, every seed note.
+ */
+const walkedFrom = <A>(seeds: ReadonlyArray<Candidate.Candidate>, seedNotes: ReadonlyMap<string, A>, limit: number): ReadonlyMap<string, A> => {
+  if (limit <= 0) return seedNotes
+  const confident = new Map<string, A>()
+  for (const seed of seeds.slice(0, limit)) {
+    if (!Object.keys(seed.legRanks).some((leg) => leg !== MEANING_ONLY)) continue
+    const note = seedNotes.get(seed.chunk.noteId)
+    if (note !== undefined) confident.set(seed.chunk.noteId, note)
+  }
+  return confident
+}
+
 export const expandWith = Effect.fnUntraced(function*(
   seeds: ReadonlyArray<Candidate.Candidate>,
   filter: RetrievalFilter,
@@ -136,7 +154,7 @@ export const expandWith = Effect.fnUntraced(function*(
   const fetched: Array<NoteEdge> = []
   const fetchedFor = new Set<string>()
   const wantHops = options.graphExpandLimit > 0 ? options.graphHops : 0
-  let frontier: ReadonlyMap<string, { rrf: number; relationWeight: number; hops: number }> = seedNotes
+  let frontier: ReadonlyMap<string, { rrf: number; relationWeight: number; hops: number }> = walkedFrom(seeds, seedNotes, options.graphSeedLimit)
   const fetchEdges = Effect.fnUntraced(function*(candidates: Iterable<string>) {
     const notes = [...new Set(candidates)].filter((note) => !fetchedFor.has(note)).sort(compareIds)
     if (notes.length === 0) return
@@ -194,7 +212,8 @@ export const expandWith = Effect.fnUntraced(function*(
     }
   }
 
-  yield* fetchEdges(admitted.map((candidate) => candidate.chunk.noteId))
+  // Seeds the walk did not start from still report their edges in `related`.
+  yield* fetchEdges([...seedNotes.keys(), ...admitted.map((candidate) => candidate.chunk.noteId)])
   const edges = uniqueEdges(fetched)
   const listed = [...seeds, ...admitted]
   const targets = relatedByNote(edges, new Set(listed.map((candidate) => candidate.chunk.noteId)))
