@@ -25,6 +25,7 @@ export const CONDITIONS: ReadonlyArray<Condition> = [
   { name: "no-dedup", description: "near-duplicates not collapsed (Dedup.layerOff)", options: { stages: Dedup.layerOff } },
   { name: "no-diversity", description: "plain rank order (Diversity.layerOff)", options: { stages: Diversity.layerOff } },
   { name: "no-graph", description: "graph expansion off (edges still read for related and consensus)", options: { config: { graphExpandLimit: 0 } } },
+  { name: "confident-seeds", description: "graphSeedLimit 5: the walk starts from the top five fused seeds a word, title or symbol leg ranked", options: { config: { graphSeedLimit: 5 } } },
   { name: "freshness-off", description: "freshness decay off (floor 1)", options: { config: { freshnessFloor: 1 } } },
   { name: "verification-off", description: "the organisation does not use verification", options: { config: RetrievalConfig.retrievalConfigFor("off") } },
   { name: "approximate-tokens", description: "the approximate counter (four characters a token): an estimate, labelled", options: { tokenCounter: TokenCounterApproximate.layer } },
