@@ -26,7 +26,7 @@ import { terms } from "../src/text/Words.ts"
 import { RetrievalConfig } from "../src/RetrievalConfig.ts"
 import { testFileWeigher } from "../src/retrieval/adjust/testFiles.ts"
 import { coChanged } from "../src/retrieval/coChange.ts"
-import { expandFiles } from "../src/retrieval/fileExpansion.ts"
+import { expandFiles, rankedByWords } from "../src/retrieval/fileExpansion.ts"
 import { Fusion, type RankedList } from "../src/retrieval/fuse.ts"
 import { clampEchoedQuery } from "../src/retrieval/pack.ts"
 import { analysedStopwords } from "../src/text/Stopwords.ts"
@@ -195,8 +195,8 @@ const COCHANGE_LEG = "cochange"
  * holding two of the query's terms (its one term, for a one-word query).
  */
 const isConfident = (entry: Ranked, queryTerms: ReadonlySet<string>): boolean => {
+  if (!rankedByWords(entry.ranks)) return false
   if (entry.ranks["title_path"] !== undefined || entry.ranks["symbol"] !== undefined) return true
-  if (entry.ranks["lexical"] === undefined) return false
   const needed = Math.min(2, queryTerms.size)
   let matched = 0
   for (const term of new Set(terms(entry.chunk.text))) if (queryTerms.has(term) && ++matched >= needed) return true

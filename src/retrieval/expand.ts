@@ -17,6 +17,7 @@ import type { RetrievalFilter } from "../ports/RetrievalFilter.ts"
 import { mayMoveRanking } from "../languages/Languages.ts"
 import type { RetrievalConfigShape } from "../RetrievalConfig.ts"
 import { byCanonicality, canonicalityOf } from "./canonicality.ts"
+import { rankedByWords } from "./fileExpansion.ts"
 
 /** The one verb never followed: it points at what the author retired. */
 export const NEVER_FOLLOWED = "supersedes"
@@ -115,18 +116,16 @@ const relatedByNote = (edges: ReadonlyArray<NoteEdge>, notes: ReadonlySet<string
   return related
 }
 
-/** The leg a seed may not rest on alone to start the walk: a match by meaning names no word of the question. */
-const MEANING_ONLY = "dense"
-
 /**
  * The seed notes the walk starts from: with a limit, the notes of the best `limit` seeds (in fused
- * order) that some leg but dense ranked; without one, every seed note.
+ * order) that a word leg ranked (search's seeds also need two query terms; the walk is not handed
+ * the query); without one, every seed note.
  */
 const walkedFrom = <A>(seeds: ReadonlyArray<Candidate.Candidate>, seedNotes: ReadonlyMap<string, A>, limit: number): ReadonlyMap<string, A> => {
   if (limit <= 0) return seedNotes
   const confident = new Map<string, A>()
   for (const seed of seeds.slice(0, limit)) {
-    if (!Object.keys(seed.legRanks).some((leg) => leg !== MEANING_ONLY)) continue
+    if (!rankedByWords(seed.legRanks)) continue
     const note = seedNotes.get(seed.chunk.noteId)
     if (note !== undefined) confident.set(seed.chunk.noteId, note)
   }

@@ -9,6 +9,13 @@
 import { compareIds } from "../domain/Ranking.ts"
 import type { NoteEdge } from "../ports/GraphStore.ts"
 
+/**
+ * Whether a ranking holds a chunk for the query's words (a lexical, title/path or symbol leg ranked
+ * it) rather than by meaning alone: the least a second stage asks of a seed.
+ */
+export const rankedByWords = (ranks: Readonly<Record<string, number>>): boolean =>
+  ranks["lexical"] !== undefined || ranks["title_path"] !== undefined || ranks["symbol"] !== undefined
+
 export interface ExpansionSeed {
   readonly path: string
   /** In (0, 1]: the seed's first-pass score over the best file's. */
