@@ -1,6 +1,6 @@
 /**
- * Stage 9, packing: turns ranked candidates into the ContextPack an agent pays for, under two
- * contracts that hold for every input. (1) `usedTokens <= budgetTokens`, where a claim costs the
+ * Stage 9, packing: turns ranked candidates into the ContextPack an agent pays for, and enforces the
+ * token budget by two contracts that hold for every input. (1) `usedTokens <= budgetTokens`, where a claim costs the
  * tokens of its wire JSON; conflicts, gaps and the shell are not charged but reported in
  * `budget.report`, and when the budget is at least `reportReserveTokens` the whole serialised pack
  * fits too. (2) Empty `claims` implies non-empty `gaps`.
@@ -174,8 +174,10 @@ export const ensureNeverSilent = (pack: ContextPack.ContextPack, fallbackGapText
     : pack
 
 /**
- * The pure packer over a counter and a config; `Packer`'s default layer wraps it. Exposed so property
- * tests and benchmarks can drive it without a runtime.
+ * The pure packer over a counter and a config; `Packer`'s default layer wraps it. The budget is
+ * enforced in three steps: the shell is measured at its worst case, claims are filled greedily in
+ * rank order into what is left, and the real serialised bytes are measured last, dropping from the
+ * end until they fit. Exposed so property tests and benchmarks can drive it without a runtime.
  */
 export const makePack = (count: (text: string) => number, config: PackerConfig) => (input: PackInput): ContextPack.ContextPack => {
   const budgetTokens = input.query.budgetTokens
