@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Deferred, Effect, Layer } from "effect"
-import { AnalyzerPool, inProcess } from "../../src/ports/AnalyzerPool.ts"
+import type { Analysis } from "../../src/discovery/FileAnalysis.ts"
+import { type AnalysisRequest, AnalyzerPool, inProcess } from "../../src/ports/AnalyzerPool.ts"
 import { contract } from "../contracts/AnalyzerPool.contract.ts"
 import { layer, make, MIN_POOLED_BATCH, pool } from "./AnalyzerPoolNode.ts"
 import { groupsOf, shareBatch } from "./SharedBatch.ts"
@@ -44,5 +45,25 @@ describe("AnalyzerPoolNode", () => {
       })
       assert.strictEqual(taken, 0)
       assert.deepStrictEqual(answered, yield* inProcess.analyzeAll("markdown", requests))
+    }), 60_000)
+
+  it.effect("shareBatch - a worker loads the grammars its batch names and answers files read with tree-sitter as this thread does", () =>
+    Effect.gen(function*() {
+      const never = yield* Deferred.make<void>()
+      const mixed = Array.from({ length: 60 }, (_, i) =>
+        i % 2 === 0
+          ? { path: `py/m${i}.py`, analyzer: "python", text: `def settle_${i}(total):\n    return total\n` }
+          : { path: `rs/m${i}.rs`, analyzer: "rust", text: `pub fn settle_${i}() -> u32 { ${i} }\n` })
+      // This thread never joins, so every group is a worker's.
+      const answered = yield* shareBatch<AnalysisRequest, Analysis, string, never, never>({
+        name: "analyzer",
+        worker: new URL("./analyzerWorker.ts", import.meta.url),
+        groups: groupsOf(mixed, 20),
+        context: "markdown",
+        local: () => Effect.die("this thread was to take no group"),
+        joinAfter: Deferred.await(never)
+      })
+      assert.deepStrictEqual(answered, yield* inProcess.analyzeAll("markdown", mixed))
+      assert.deepStrictEqual(answered.map((analysis) => analysis.facts?._tag === "module" ? analysis.facts.declarations[0]?.name : undefined), mixed.map((_, i) => `settle_${i}`))
     }), 60_000)
 })

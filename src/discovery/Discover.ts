@@ -20,7 +20,7 @@ import { scanConfigFiles } from "./ConfigScan.ts"
 import * as DiscoveryConfig from "./DiscoveryConfig.ts"
 import { treeResolver } from "./DocumentResolution.ts"
 import type { PreparedDocument } from "./DocumentScan.ts"
-import { isUnread } from "./FileContent.ts"
+import { isUnread, type Unread } from "./FileContent.ts"
 import { analysedDocument, ANALYZER_ID, prepareDocument, readDocument, reuseDocument } from "./DocumentScan.ts"
 import type { Analysis, Analyzer } from "./FileAnalysis.ts"
 import type { Keys } from "./Fingerprints.ts"
@@ -30,8 +30,8 @@ import type { ModuleUniverse } from "./ModuleResolution.ts"
 import { makeResolver } from "./ModuleResolution.ts"
 import { languageById } from "../languages/Languages.ts"
 import { NEVER_INDEXED_NAMES } from "../languages/TextFiles.ts"
-import type { FileOutcome, ModuleScanContext } from "./ModuleScan.ts"
-import { notesToCoverage, reuseModuleUnread, scanModule } from "./ModuleScan.ts"
+import type { FileOutcome, ModuleScanContext, ModuleText } from "./ModuleScan.ts"
+import { analysedModule, isModuleText, notesToCoverage, readModule, reuseModuleUnread, scanModule } from "./ModuleScan.ts"
 import { lazy } from "./Lazy.ts"
 import { packageEntities, packageUnits } from "./Packages.ts"
 import { basename, extname } from "../source/Paths.ts"
@@ -58,6 +58,12 @@ export interface DiscoverInput {
 }
 
 type Requirements = SourceTree | Digest.Digest
+
+/**
+ * Tree-sitter files read before they are handed to the analyzer pool together: enough for the
+ * pool to share between threads, few enough that only one batch of texts is held at a time.
+ */
+export const POOLED_MODULE_BATCH = 400
 
 export { snapshotKeys }
 
@@ -208,20 +214,48 @@ export const discoverWith = Effect.fnUntraced(function*(input: DiscoverInput,
       else moduleOutcomes.push(outcome)
     }
     for (const outcome of moduleOutcomes) tally(outcome)
-    const modulesPhase = Stream.fromIterable(pendingModules).pipe(
+    const recordModule = (outcome: FileOutcome | Unread): Effect.Effect<void> => {
+      if (isUnread(outcome)) {
+        coverage.push(outcome.coverage)
+        counts.done++
+      } else {
+        moduleOutcomes.push(outcome)
+        tally(outcome)
+      }
+      return progress("modules")
+    }
+    // Files read with tree-sitter go to the analyzer pool in batches, which may parse them on every
+    // core; TypeScript's analyzer (oxc, a native parser) and the line-chunked text stay here.
+    const pooled = pendingModules.filter((file) => moduleContext!.analyzerOf(file.path).ready !== undefined)
+    const inline = pooled.length === 0 ? pendingModules : pendingModules.filter((file) => moduleContext!.analyzerOf(file.path).ready === undefined)
+    const inlineModules = Stream.fromIterable(inline).pipe(
       Stream.mapEffect((file) => scanModule(file, moduleContext!), { concurrency: config.concurrency }),
-      Stream.tap((outcome) => {
-        if (isUnread(outcome)) {
-          coverage.push(outcome.coverage)
-          counts.done++
-        } else {
-          moduleOutcomes.push(outcome)
-          tally(outcome)
-        }
-        return progress("modules")
-      }),
+      Stream.tap(recordModule),
       Stream.runDrain
     )
+    const pooledModules = Effect.scoped(Effect.gen(function*() {
+      const session = yield* pool.session
+      yield* Stream.fromIterable(pooled).pipe(
+        Stream.mapEffect((file) => readModule(file, moduleContext!), { concurrency: config.concurrency }),
+        Stream.grouped(POOLED_MODULE_BATCH),
+        Stream.mapEffect((reads) =>
+          Effect.gen(function*() {
+            const texts: Array<ModuleText> = []
+            for (const read of reads) {
+              if (isModuleText(read)) texts.push(read)
+              else yield* recordModule(read)
+            }
+            if (texts.length === 0) return
+            const analyses = yield* session.analyzeAll(
+              texts[0]!.analyzer.id,
+              texts.map((read) => ({ path: read.file.path, text: read.text, analyzer: read.analyzer.id }))
+            )
+            for (let i = 0; i < texts.length; i++) yield* recordModule(analysedModule(texts[i]!, analyses[i]!, moduleContext!))
+          })),
+        Stream.runDrain
+      )
+    }))
+    const modulesPhase = pooled.length === 0 ? inlineModules : Effect.asVoid(Effect.all([inlineModules, pooledModules], { concurrency: 2 }))
     // Documents are read first and those that cannot be reused handed to the analyzer pool, which
     // may parse them on another thread while this one analyses modules, and helps only after: a
     // group of documents taken here in between held the modules up, and left that thread idle.

@@ -9,7 +9,7 @@ import type { Coverage, ModuleEntity, ModuleLanguage } from "../domain/Snapshot.
 import { languageById } from "../languages/Languages.ts"
 import type { SourceTree } from "../ports/SourceTree.ts"
 import type { Unit } from "./Assemble.ts"
-import type { Analyzer, Note } from "./FileAnalysis.ts"
+import type { Analysis, Analyzer, Note } from "./FileAnalysis.ts"
 import type { Unread } from "./FileContent.ts"
 import { decodeText, isBinary, isUnread, readContent } from "./FileContent.ts"
 import { MODULE_RELATION_KINDS, moduleRelations, referencesOf } from "./ModuleRelations.ts"
@@ -77,15 +77,29 @@ export const reuseModuleUnread = (file: ListedFile, context: ModuleScanContext):
     : undefined
 }
 
-/** The module's unit, or `Unread` when the file cannot be read as it was listed. */
-export const scanModule = (
+/** A module file read, neither reused nor binary: its text waits for its analyzer. */
+export interface ModuleText {
+  readonly _tag: "ModuleText"
+  readonly file: ListedFile
+  readonly analyzer: Analyzer
+  readonly entity: ModuleEntity
+  /** The text with its secrets redacted: what the analyzer reads. */
+  readonly text: string
+  readonly findings: Redacted["findings"]
+}
+
+export const isModuleText = (value: FileOutcome | Unread | ModuleText): value is ModuleText => "_tag" in value && value._tag === "ModuleText"
+
+/**
+ * The module's unit when it needs no analysis (reused by its hash, or binary), `Unread` when the
+ * file cannot be read as it was listed, else its text for the analyzer. Loads no grammar.
+ */
+export const readModule = (
   file: ListedFile,
   context: ModuleScanContext
-): Effect.Effect<FileOutcome | Unread, never, SourceTree | Digest.Digest> => {
+): Effect.Effect<FileOutcome | Unread | ModuleText, never, SourceTree | Digest.Digest> => {
   const analyzer = context.analyzerOf(file.path)
-  // A grammar that cannot load leaves the analyzer to say so, file by file, as a `failed` note.
-  const ready = analyzer.ready === undefined ? Effect.void : Effect.ignore(Effect.tryPromise(analyzer.ready))
-  return Effect.map(Effect.andThen(ready, readContent(file, false, context.cache, analyzer.id)), (content): FileOutcome | Unread => {
+  return Effect.map(readContent(file, false, context.cache, analyzer.id), (content): FileOutcome | Unread | ModuleText => {
     if (isUnread(content)) return content
     const prior = priorModule(file, context)
     if (prior !== undefined && content.hash === hashOf(prior)) return reuse(prior, file, context)
@@ -106,18 +120,35 @@ export const scanModule = (
       }
     }
     const { findings, text } = context.redact(file.path, decodeText(content.bytes))
-    const analysis = runAnalyzer(analyzer, file.path, text)
-    const facts = analysis.facts?._tag === "module" ? analysis.facts : undefined
-    return {
-      unit: {
-        entity: facts === undefined
-          ? entity
-          : { ...entity, language: facts.language, exports: facts.exports, declarations: facts.declarations },
-        relations: facts === undefined ? [] : moduleRelations(file.path, facts.references, context.resolve),
-        coverage: [...notesToCoverage(analyzer.id, file.path, analysis.notes), ...findingsToCoverage(analyzer.id, file.path, findings)]
-      },
-      parsed: true,
-      reused: false
-    }
+    return { _tag: "ModuleText", file, analyzer, entity, text, findings }
   })
+}
+
+/** The unit of a module read by `readModule`, from its analyzer's analysis of its text. */
+export const analysedModule = (read: ModuleText, analysis: Analysis, context: ModuleScanContext): FileOutcome => {
+  const { analyzer, entity, file, findings } = read
+  const facts = analysis.facts?._tag === "module" ? analysis.facts : undefined
+  return {
+    unit: {
+      entity: facts === undefined
+        ? entity
+        : { ...entity, language: facts.language, exports: facts.exports, declarations: facts.declarations },
+      relations: facts === undefined ? [] : moduleRelations(file.path, facts.references, context.resolve),
+      coverage: [...notesToCoverage(analyzer.id, file.path, analysis.notes), ...findingsToCoverage(analyzer.id, file.path, findings)]
+    },
+    parsed: true,
+    reused: false
+  }
+}
+
+/** The module's unit, or `Unread` when the file cannot be read as it was listed; analysed here. */
+export const scanModule = (
+  file: ListedFile,
+  context: ModuleScanContext
+): Effect.Effect<FileOutcome | Unread, never, SourceTree | Digest.Digest> => {
+  const analyzer = context.analyzerOf(file.path)
+  // A grammar that cannot load leaves the analyzer to say so, file by file, as a `failed` note.
+  const ready = analyzer.ready === undefined ? Effect.void : Effect.ignore(Effect.tryPromise(analyzer.ready))
+  return Effect.map(Effect.andThen(ready, readModule(file, context)), (read) =>
+    isModuleText(read) ? analysedModule(read, runAnalyzer(analyzer, file.path, read.text), context) : read)
 }

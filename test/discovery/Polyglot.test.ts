@@ -1,5 +1,9 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
+import * as AnalyzerPoolNode from "../../layers/node/AnalyzerPoolNode.ts"
+import { MIN_POOLED_BATCH } from "../../layers/node/AnalyzerPoolNode.ts"
+import { POOLED_MODULE_BATCH } from "../../src/discovery/Discover.ts"
+import { AnalyzerPool } from "../../src/ports/AnalyzerPool.ts"
 import { serialize } from "../../src/discovery/Assemble.ts"
 import type { ModuleEntity } from "../../src/domain/Snapshot.ts"
 import { fixture, notContains, readTree, relationLines, scanDisk, scanMemory } from "./support.ts"
@@ -113,4 +117,17 @@ describe("discovery of the languages read with tree-sitter", () => {
       const reversed = yield* scanMemory(Object.fromEntries(Object.entries(files).reverse()))
       assert.strictEqual(serialize(reversed), serialize(forward))
     }), 60_000)
+
+  it.effect("polyglot - files read with tree-sitter, shared with worker threads in batches, give the bytes one thread gives", () =>
+    Effect.gen(function*() {
+      // Enough copies of the fixture that its grammar files fill more than one pooled batch.
+      const files = readTree(ROOT)
+      const copies = Math.ceil((POOLED_MODULE_BATCH + MIN_POOLED_BATCH) / Object.keys(files).length)
+      const tree = Object.fromEntries(Array.from({ length: copies }, (_, copy) => Object.entries(files).map(([path, bytes]) => [`copy-${copy}/${path}`, bytes] as const)).flat())
+      const alone = yield* scanMemory(tree)
+      const shared = yield* scanMemory(tree).pipe(Effect.provide(Layer.succeed(AnalyzerPool, AnalyzerPoolNode.make({ workers: 1 }))))
+      assert.strictEqual(serialize(shared), serialize(alone))
+      const parsed = alone.entities.filter((entity): entity is ModuleEntity => entity.kind === "module" && entity.language === "python" && entity.declarations.length > 0)
+      assert.isAbove(parsed.length, copies)
+    }), 120_000)
 })
