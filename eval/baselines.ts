@@ -9,7 +9,7 @@
 import { Effect, Schema } from "effect"
 import * as Candidate from "../src/domain/Candidate.ts"
 import type { Chunk, ChunkId } from "../src/domain/Chunk.ts"
-import { compareIds } from "../src/domain/Ranking.ts"
+import { byScoreThen, compareIds } from "../src/domain/Ranking.ts"
 import { words } from "../src/text/Words.ts"
 import * as RetrievalConfig from "../src/RetrievalConfig.ts"
 import { makePack } from "../src/retrieval/pack.ts"
@@ -94,7 +94,7 @@ const grep: Baseline = {
       const wanted = queryWords(textOf(q.question))
       const scored = [...fileWords].map(([note, set]) => ({ note, score: wanted.filter((w) => set.has(w)).length }))
         .filter((f) => f.score > 0)
-        .sort((a, b) => b.score - a.score || compareIds(a.note, b.note))
+        .sort(byScoreThen((file) => file.note))
       return scored.flatMap((f) => byNote.get(f.note)!.map((c) => c.id))
     }
   })

@@ -1,14 +1,17 @@
 /**
- * Every storage port's contract on PostgreSQL: PGlite in this process by default, the server that
- * `CAIRN_TEST_PG_URL` names when set (CI starts a real one). Each test writes under a repository key
- * of its own. PGlite serves one session, so a second connection waits while a transaction is open
- * on the first: the ConsistentRead contract (a reader's transaction open while another writer
- * commits) needs a real server and runs only there.
+ * Every storage port's contract on PostgreSQL, and the Embedder's for the models restored from it:
+ * PGlite in this process by default, the server that `CAIRN_TEST_PG_URL` names when set (CI starts
+ * a real one). Each test writes under a repository key of its own. PGlite serves one session, so a
+ * second connection waits while a transaction is open on the first: the ConsistentRead contract (a
+ * reader's transaction open while another writer commits) needs a real server and runs only there.
  */
 import { afterAll, assert, describe, it } from "@effect/vitest"
 import { Context, Deferred, Effect, Exit, Fiber, Layer } from "effect"
 import type { Chunk } from "../../src/domain/Chunk.ts"
-import { IndexStore, type IndexWrite, type IndexWriteError } from "../../src/ports/IndexStore.ts"
+import * as Hashing from "../../src/index/HashingEmbedder.ts"
+import * as Lsa from "../../src/index/LatentSemanticEmbedder.ts"
+import type { Embedder } from "../../src/ports/Embedder.ts"
+import { IndexStore, type IndexWrite, type IndexWriteError, type VectorModel } from "../../src/ports/IndexStore.ts"
 import type { ColumnWeights, LexicalHit } from "../../src/ports/LexicalIndex.ts"
 import { LexicalIndex, LexicalIndexError } from "../../src/ports/LexicalIndex.ts"
 import type { RetrievalFilter } from "../../src/ports/RetrievalFilter.ts"
@@ -16,6 +19,7 @@ import { VectorIndex, VectorIndexError } from "../../src/ports/VectorIndex.ts"
 import { contract as candidateContract } from "../contracts/CandidateStore.contract.ts"
 import { makeChunk } from "../contracts/ChunkFixtures.ts"
 import { contract as consistentContract, OtherWriter } from "../contracts/ConsistentRead.contract.ts"
+import { contract as embedderContract } from "../contracts/Embedder.contract.ts"
 import { contract as graphContract } from "../contracts/GraphStore.contract.ts"
 import { contract as healthContract } from "../contracts/IndexHealth.contract.ts"
 import { contract as storeContract } from "../contracts/IndexStore.contract.ts"
@@ -29,6 +33,7 @@ import { coldBuild, MANIFEST } from "../sqlite/testing/Fixtures.ts"
 import * as CandidateStorePg from "./CandidateStorePg.ts"
 import * as SymbolIndexPg from "./SymbolIndexPg.ts"
 import * as ConsistentReadPg from "./ConsistentReadPg.ts"
+import * as EmbedderPg from "./EmbedderPg.ts"
 import * as GraphStorePg from "./GraphStorePg.ts"
 import * as IndexHealthPg from "./IndexHealthPg.ts"
 import * as IndexStorePg from "./IndexStorePg.ts"
@@ -82,6 +87,20 @@ const lexicalLayer = (chunks: ReadonlyArray<Chunk>, weights?: ColumnWeights): La
     Layer.catchCause((cause) => Layer.effect(LexicalIndex, Effect.fail(asLexicalError(cause.reasons[0] !== undefined && "error" in cause.reasons[0] ? cause.reasons[0].error : cause))))
   )
 
+const EMBEDDED = softwareChunks()
+const LSA_MODEL = Lsa.train(EMBEDDED.map((chunk) => chunk.text), { latentDimension: 48, seed: 7 })
+const LSA_ENCODER = Lsa.encoder(LSA_MODEL)
+const HASHING = Hashing.make(64)
+
+/** The Embedder restored from a repository of its own whose every chunk `embed` wrote under `model`. */
+const restoredEmbedder = (model: VectorModel, embed: (text: string) => ReadonlyArray<number>): Layer.Layer<Embedder, unknown> =>
+  // Unwrapped at each build, so each test seeds a repository key of its own.
+  Layer.unwrap(Effect.sync(() =>
+    EmbedderPg.layer.pipe(
+      Layer.provide(IndexStorePg.layer),
+      Layer.provide(seeded(coldBuild(EMBEDDED, { vectors: { model, entries: EMBEDDED.map((chunk) => ({ chunkId: chunk.id, vector: embed(chunk.text) })) } })))
+    )))
+
 describe("postgres", () => {
   storeContract("postgres", () => IndexStorePg.layer.pipe(Layer.provide(pgIndex())))
   lexicalContract("postgres", lexicalLayer)
@@ -106,6 +125,11 @@ describe("postgres", () => {
       : { vectors: { model: { id: "test/a", version: "1", dimension: 2 }, entries: chunks.slice(0, build.embeddedCount).map((chunk, i) => ({ chunkId: chunk.id, vector: [1, i] })) } }
     return IndexHealthPg.layer.pipe(Layer.provide(seeded(coldBuild(chunks, { ...vectors, manifest: { ...MANIFEST, builtAt: build.builtAt } }))))
   })
+  embedderContract(
+    "postgres, latent semantic model stored in the index",
+    restoredEmbedder({ id: LSA_ENCODER.id, version: LSA_ENCODER.version, dimension: LSA_ENCODER.dimension, model: Lsa.encodeModel(LSA_MODEL) }, LSA_ENCODER.embedOne)
+  )
+  embedderContract("postgres, hashing", restoredEmbedder({ id: HASHING.id, version: HASHING.version, dimension: HASHING.dimension }, HASHING.embedOne))
 })
 
 if (!server.inProcess) {

@@ -2,7 +2,6 @@
  * The one total order of a ranking: score descending, then chunk id ascending by code unit.
  * Every list cairn emits is sorted with it, so ties never depend on arrival order.
  */
-import { Order } from "effect"
 import type { Candidate } from "./Candidate.ts"
 
 export const compareIds = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
@@ -14,10 +13,8 @@ export const byScoreThen = <A extends { readonly score: number }>(key: (a: A) =>
 /** A hit's order: score descending, then its id. */
 export const byScoreThenId: <A extends { readonly id: string; readonly score: number }>(a: A, b: A) => number = byScoreThen((a) => a.id)
 
-export const byScoreDescThenId: Order.Order<Candidate> = Order.combine(
-  Order.mapInput(Order.flip(Order.Number), (c: Candidate) => c.score),
-  Order.mapInput(Order.String, (c: Candidate) => c.chunk.id)
-)
+/** A candidate's order: score descending, then its chunk's id. */
+export const byScoreDescThenId: (a: Candidate, b: Candidate) => number = byScoreThen((c) => c.chunk.id)
 
 export const sortCandidates = (candidates: ReadonlyArray<Candidate>): Array<Candidate> =>
   [...candidates].sort(byScoreDescThenId)

@@ -10,7 +10,7 @@
  * neighbour scores `seed weight × count / √(changes of the seed × changes of the neighbour)`,
  * summed over seeds: two seeds that both changed with a file are two pieces of evidence.
  */
-import { compareIds } from "../domain/Ranking.ts"
+import { byScoreThen, compareIds } from "../domain/Ranking.ts"
 import type { ExpansionSeed } from "./fileExpansion.ts"
 
 /** The commits a history holds, newest first, over one table of paths. */
@@ -113,6 +113,6 @@ export const coChanged = (history: ChangeHistory, seeds: ReadonlyArray<Expansion
   }
   return [...found]
     .map(([id, entry]): CoChanged => ({ path: history.paths[id]!, score: entry.score, count: entry.count, via: entry.via }))
-    .sort((a, b) => b.score - a.score || compareIds(a.path, b.path))
+    .sort(byScoreThen((changed: CoChanged) => changed.path))
     .slice(0, options.limit)
 }

@@ -6,7 +6,7 @@
  * rewarded for popularity. The list it returns is fused with the first pass again by the caller,
  * so a neighbour rises only as far as fusion lets a second opinion lift it.
  */
-import { compareIds } from "../domain/Ranking.ts"
+import { byScoreThen, compareIds } from "../domain/Ranking.ts"
 import type { NoteEdge } from "../ports/GraphStore.ts"
 
 /**
@@ -69,6 +69,6 @@ export const expandFiles = (
     }
   }
   return [...best.values()]
-    .sort((a, b) => b.score - a.score || compareIds(a.path, b.path))
+    .sort(byScoreThen((expanded: Expanded) => expanded.path))
     .slice(0, options.limit)
 }

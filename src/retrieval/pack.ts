@@ -11,7 +11,7 @@ import type { Conflict } from "../domain/Conflict.ts"
 import * as ContextPack from "../domain/ContextPack.ts"
 import { type Gap, specificityRank } from "../domain/Gap.ts"
 import type { Query } from "../domain/Query.ts"
-import { compareIds } from "../domain/Ranking.ts"
+import { byScoreDescThenId, compareIds } from "../domain/Ranking.ts"
 import { RetrievalConfig, type RetrievalConfigShape } from "../RetrievalConfig.ts"
 import { TokenCounter } from "../ports/TokenCounter.ts"
 import { hasOverlongPiece } from "../text/TokenCount.ts"
@@ -108,11 +108,7 @@ export const toClaim = (candidate: Candidate, explain: boolean, codeEvidence: "f
 }
 
 /** Score descending, then id; identical (score, id) pairs fall back to content so no order leaks. */
-const byRank = (a: Candidate, b: Candidate): number => {
-  if (a.score !== b.score) return b.score > a.score ? 1 : -1
-  const byId = compareIds(a.chunk.id, b.chunk.id)
-  return byId !== 0 ? byId : compareIds(JSON.stringify(a), JSON.stringify(b))
-}
+const byRank = (a: Candidate, b: Candidate): number => byScoreDescThenId(a, b) || compareIds(JSON.stringify(a), JSON.stringify(b))
 
 /** One candidate per chunk id: the first in rank order. */
 const rankCandidates = (candidates: ReadonlyArray<Candidate>): Array<Candidate> => {

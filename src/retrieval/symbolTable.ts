@@ -13,7 +13,7 @@
  * a Go name is exported by its capital. Members of a class are read from its lines as methods.
  */
 import type { Chunk, ChunkId } from "../domain/Chunk.ts"
-import { compareIds } from "../domain/Ranking.ts"
+import { byScoreThen, compareIds } from "../domain/Ranking.ts"
 import type { FilterSubject } from "../ports/RetrievalFilter.ts"
 import { terms } from "../text/Words.ts"
 
@@ -47,6 +47,9 @@ interface Entry extends Declared {
   readonly parts: ReadonlyArray<string>
   readonly subject: FilterSubject
 }
+
+/** Score descending, then path; a search breaks what ties by line, then name. */
+const byScoreThenPath = byScoreThen((match: SymbolMatch) => match.path)
 
 export interface SymbolTable {
   readonly size: number
@@ -268,7 +271,7 @@ export const buildSymbolTable = (sources: Iterable<SymbolSource>): SymbolTable =
         score
       })
     }
-    scored.sort((a, b) => b.score - a.score || compareIds(a.path, b.path) || a.line - b.line || compareIds(a.name, b.name))
+    scored.sort((a, b) => byScoreThenPath(a, b) || a.line - b.line || compareIds(a.name, b.name))
     return scored.slice(0, limit)
   }
   return { size: entries.length, search }

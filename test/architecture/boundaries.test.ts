@@ -1,6 +1,7 @@
 /**
- * The house's import rules (DESIGN.md §1, §3 and the style guide's §1), checked over every
- * TypeScript file of the repository, static imports, re-exports and dynamic `import()` alike:
+ * The house's import rules (DESIGN.md §1, §3 and the style guide's §1) and its determinism rule
+ * (DESIGN.md §5), checked over every TypeScript file of the repository, static imports, re-exports
+ * and dynamic `import()` alike:
  *
  * - imports point one way, `src` ← `layers` ← `pipelines` ← `eval` ← the consumers (tests, property
  *   tests, benches, scripts, bin), which may import anything;
@@ -12,7 +13,10 @@
  * - inside `src`, `source/` imports nothing else of `src`, `text/` only `source/`, and neither of
  *   `index/` and `retrieval/` imports the other, tests included (a test of `source/` or `text/` may
  *   still check itself against the parser it stands in for): what both need lives below them;
- * - `pipelines/cli/main.ts` is the only caller of `runMain`.
+ * - `pipelines/cli/main.ts` is the only caller of `runMain`;
+ * - `src` reads neither the wall clock nor unseeded randomness (DESIGN.md §5): no `Date.now()`,
+ *   `new Date()` without arguments, `Math.random()` or `performance.now()` outside its tests, since
+ *   time enters as `now` and randomness from a seeded generator.
  *
  * A rule that today's code breaks is listed in ALLOWED with the reason it stands, so a new breach
  * fails the test and a mended one fails it too until its entry goes.
@@ -21,7 +25,7 @@ import { assert, describe, it } from "@effect/vitest"
 import * as NodeFs from "node:fs"
 import { builtinModules } from "node:module"
 import * as NodePath from "node:path"
-import { parseSync } from "oxc-parser"
+import { parseSync, Visitor } from "oxc-parser"
 
 const ROOT = NodePath.resolve(import.meta.dirname, "../..")
 
@@ -97,6 +101,26 @@ const importsOf = (file: string, text: string): Array<string> => {
   return out
 }
 
+/** The calls that read the wall clock or unseeded randomness, as `object.property`. */
+const CLOCK_CALLS: ReadonlySet<string> = new Set(["Date.now", "Math.random", "performance.now"])
+
+/** The reads of the wall clock or of unseeded randomness in `file`, found in its syntax, so comments and strings are not. */
+const clockReadsOf = (file: string, text: string): Array<string> => {
+  const out: Array<string> = []
+  new Visitor({
+    CallExpression: (node) => {
+      const callee = node.callee
+      if (callee.type !== "MemberExpression" || callee.computed || callee.object.type !== "Identifier" || callee.property.type !== "Identifier") return
+      const name = `${callee.object.name}.${callee.property.name}`
+      if (CLOCK_CALLS.has(name)) out.push(`${name}()`)
+    },
+    NewExpression: (node) => {
+      if (node.callee.type === "Identifier" && node.callee.name === "Date" && node.arguments.length === 0) out.push("new Date()")
+    }
+  }).visit(parseSync(file, text, { lang: "ts" }).program)
+  return out
+}
+
 const folderOf = (path: string): string => path.split("/")[0]!
 
 const NODE_BUILTINS = new Set(builtinModules)
@@ -142,6 +166,7 @@ const breaches = (): Array<string> => {
       if (file.startsWith("layers/contracts/") && name.startsWith("layers/") && !name.startsWith("layers/contracts/")) out.push(`contract ${file} -> ${name}`)
     }
     if (!test && rank < RANK["test"]! && file !== "pipelines/cli/main.ts" && /\brunMain\s*\(/.test(text)) out.push(`run-main ${file} -> runMain`)
+    if (!test && file.startsWith("src/")) for (const read of new Set(clockReadsOf(file, text))) out.push(`determinism ${file} -> ${read}`)
   }
   return out.sort()
 }
@@ -151,9 +176,9 @@ describe("architecture", () => {
   let cached: Array<string> | undefined
   const found = () => (cached ??= breaches())
 
-  it("imports - every file keeps the house's import rules, or is a listed exception", () => {
+  it("imports - every file keeps the house's import and determinism rules, or is a listed exception", () => {
     const unlisted = found().filter((breach) => !ALLOWED.has(breach))
-    assert.deepStrictEqual(unlisted, [], "a new breach: move the import, or list it in ALLOWED with its reason")
+    assert.deepStrictEqual(unlisted, [], "a new breach: mend it, or list it in ALLOWED with its reason")
   }, 60_000) // parses every file of the repository
 
   it("imports - every listed exception still happens, so a mended one leaves the list", () => {
@@ -184,5 +209,11 @@ describe("architecture", () => {
     assert.isFalse(breaksSrcOrder("src/source/Lines.test.ts", "src/discovery/OxcModule.ts", true))
     assert.isFalse(breaksSrcOrder("src/index/chunk/ChunkFile.ts", "src/index/chunk/Packer.ts"))
   }, 60_000)
+
+  it("determinism - the check sees clock reads: a planted one of each kind is caught, a date from an argument, a comment or a string is not", () => {
+    const planted = "const a = Date.now()\nconst b = new Date()\nconst c = Math.random()\nconst d = performance.now()\n"
+    const innocent = "const e = new Date(0)\nconst f = Date.UTC(2025, 0, 1)\n// Date.now()\nconst g = \"Math.random()\"\nconst h = clock.now()\n"
+    assert.deepStrictEqual(clockReadsOf("src/x.ts", planted + innocent), ["Date.now()", "new Date()", "Math.random()", "performance.now()"])
+  })
 })
 
