@@ -7,7 +7,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import type { Layer } from "effect"
 import { CoChange } from "../../src/ports/CoChange.ts"
-import type { ChangeHistory } from "../../src/retrieval/coChange.ts"
+import type { ChangeHistory } from "../../src/domain/ChangeHistory.ts"
 
 /** Oldest first; undefined is a root outside any history. */
 export type CoChangeCommits = ReadonlyArray<ReadonlyArray<string>> | undefined

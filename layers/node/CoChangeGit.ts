@@ -14,7 +14,7 @@ import { Effect, FileSystem, Layer, Option, Stream } from "effect"
 import * as NodePath from "node:path"
 import { ChildProcess, ChildProcessSpawner } from "effect/process"
 import { CoChange } from "../../src/ports/CoChange.ts"
-import type { ChangeHistory } from "../../src/retrieval/coChange.ts"
+import type { ChangeHistory } from "../../src/domain/ChangeHistory.ts"
 import { gitEnvironment } from "./gitEnvironment.ts"
 import { stageWhole } from "./StagedFile.ts"
 

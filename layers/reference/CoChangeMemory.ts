@@ -1,7 +1,7 @@
 /** Reference CoChange: a history given whole (newest first), or none, as a root without git has. */
 import { Effect, Layer, Option } from "effect"
 import { CoChange } from "../../src/ports/CoChange.ts"
-import type { ChangeHistory } from "../../src/retrieval/coChange.ts"
+import type { ChangeHistory } from "../../src/domain/ChangeHistory.ts"
 
 /** Commits as path lists, newest first, as a history ending at `head`. */
 export const historyOf = (commits: ReadonlyArray<ReadonlyArray<string>>, head = "0".repeat(40)): ChangeHistory => {

@@ -6,7 +6,7 @@
  */
 import { Context } from "effect"
 import type { Effect, Option } from "effect"
-import type { ChangeHistory } from "../retrieval/coChange.ts"
+import type { ChangeHistory } from "../domain/ChangeHistory.ts"
 
 export class CoChange extends Context.Service<CoChange, {
   /** The newest `window` commits' changed paths, newest first; none when there is no history to read. */

@@ -6,7 +6,7 @@
 import { Context, Schema } from "effect"
 import type { Effect } from "effect"
 import type { RetrievalFilter } from "./RetrievalFilter.ts"
-import type { SymbolMatch } from "../retrieval/symbolTable.ts"
+import type { SymbolMatch } from "../domain/SymbolMatch.ts"
 
 export class SymbolIndexError extends Schema.TaggedError<SymbolIndexError>()("SymbolIndexError", {
   detail: Schema.String

@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import { type ChangeHistory, coChanged } from "./coChange.ts"
+import type { ChangeHistory } from "../domain/ChangeHistory.ts"
+import { coChanged } from "./coChange.ts"
 
 /** A history from commits written as path lists, newest first. */
 const historyOf = (commits: ReadonlyArray<ReadonlyArray<string>>): ChangeHistory => {

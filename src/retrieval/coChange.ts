@@ -11,17 +11,8 @@
  * summed over seeds: two seeds that both changed with a file are two pieces of evidence.
  */
 import { byScoreThen, compareIds } from "../domain/Ranking.ts"
+import type { ChangeHistory } from "../domain/ChangeHistory.ts"
 import type { ExpansionSeed } from "./fileExpansion.ts"
-
-/** The commits a history holds, newest first, over one table of paths. */
-export interface ChangeHistory {
-  /** The commit the history ends at. */
-  readonly head: string
-  /** Root-relative paths, each once. */
-  readonly paths: ReadonlyArray<string>
-  /** Each commit's changed paths as indices into `paths`; empty for a commit too large to keep. */
-  readonly commits: ReadonlyArray<ReadonlyArray<number>>
-}
 
 export interface CoChangeOptions {
   /** Newest commits read. */

@@ -13,33 +13,13 @@
  * a Go name is exported by its capital. Members of a class are read from its lines as methods.
  */
 import type { Chunk, ChunkId } from "../domain/Chunk.ts"
+import type { Declared, SymbolKind, SymbolMatch, SymbolMatchKind } from "../domain/SymbolMatch.ts"
 import { byScoreThen, compareIds } from "../domain/Ranking.ts"
 import type { FilterSubject } from "../ports/RetrievalFilter.ts"
 import { terms } from "../text/Words.ts"
 
-export type SymbolKind =
-  | "function" | "class" | "interface" | "type" | "enum" | "namespace" | "variable" | "method"
-  | "struct" | "trait" | "impl" | "macro" | "declaration"
-
 /** What the table reads of a chunk. */
 export type SymbolSource = FilterSubject & Pick<Chunk, "id" | "symbols" | "text" | "lineStart">
-
-export interface Declared {
-  readonly name: string
-  readonly kind: SymbolKind
-  readonly exported: boolean
-  readonly chunk: ChunkId
-  readonly path: string
-  /** 1-based line of the declaration in its file. */
-  readonly line: number
-}
-
-export type SymbolMatchKind = "exact" | "parts" | "prefix"
-
-export interface SymbolMatch extends Declared {
-  readonly match: SymbolMatchKind
-  readonly score: number
-}
 
 interface Entry extends Declared {
   readonly lowered: string

@@ -11,8 +11,9 @@
  *   may, so every other backend stands on the ports alone;
  * - a contract suite in `layers/contracts` names no backend, so a new backend can run it as it is;
  * - inside `src`, `source/` imports nothing else of `src`, `text/` only `source/`, and neither of
- *   `index/` and `retrieval/` imports the other, tests included (a test of `source/` or `text/` may
- *   still check itself against the parser it stands in for): what both need lives below them;
+ *   `index/` and `retrieval/` imports the other, nor `ports/` anything of `retrieval/`, tests
+ *   included (a test of `source/` or `text/` may still check itself against the parser it stands in
+ *   for): what both need lives below them;
  * - `pipelines/cli/main.ts` is the only caller of `runMain`;
  * - `src` reads neither the wall clock nor unseeded randomness (DESIGN.md §5): no `Date.now()`,
  *   `new Date()` without arguments, `Math.random()` or `performance.now()` outside its tests, since
@@ -136,7 +137,8 @@ const isBackendOrSrc = (file: string): boolean => {
 
 /** The folders of `src` that may import only these others of `src`, and pairs that may not meet. */
 const SRC_BELOW: Readonly<Record<string, ReadonlyArray<string>>> = { source: [], text: ["source"] }
-const SRC_APART: ReadonlyArray<readonly [string, string]> = [["index", "retrieval"], ["retrieval", "index"]]
+// A port is what its backends implement, so it may not lean on a stage's helpers either.
+const SRC_APART: ReadonlyArray<readonly [string, string]> = [["index", "retrieval"], ["retrieval", "index"], ["ports", "retrieval"]]
 
 /** Whether `file` importing `name` breaks the order inside `src`. */
 const breaksSrcOrder = (file: string, name: string, test = false): boolean => {
@@ -205,6 +207,8 @@ describe("architecture", () => {
     assert.isTrue(breaksSrcOrder("src/source/Paths.ts", "src/text/Words.ts"))
     assert.isFalse(breaksSrcOrder("src/text/TokenCount.ts", "src/source/Detached.ts"))
     assert.isFalse(breaksSrcOrder("src/retrieval/terms.ts", "src/text/Words.ts"))
+    assert.isTrue(breaksSrcOrder("src/ports/SymbolIndex.ts", "src/retrieval/symbolTable.ts"))
+    assert.isFalse(breaksSrcOrder("src/ports/SymbolIndex.ts", "src/domain/SymbolMatch.ts"))
     assert.isTrue(breaksSrcOrder("src/retrieval/pack.test.ts", "src/index/chunk/Packer.ts", true))
     assert.isFalse(breaksSrcOrder("src/source/Lines.test.ts", "src/discovery/OxcModule.ts", true))
     assert.isFalse(breaksSrcOrder("src/index/chunk/ChunkFile.ts", "src/index/chunk/Packer.ts"))
