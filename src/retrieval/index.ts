@@ -3,7 +3,10 @@
  * diversity is listed last before the packer, which takes its order when it packs. Each is a
  * `Context.Service` with its shipped layer beside it; `layers/Stages.ts` bundles them. Helpers live
  * under the stage that owns them (`adjust/`, `conflicts/`, `dedup/`, `pack/`); `terms.ts` and
- * `canonicality.ts` are shared by two stages each and stay beside them.
+ * `canonicality.ts` are shared by two stages each and stay beside them, as do the helpers of what
+ * runs outside this list: `answerability.ts` and `carrying.ts` (read by gaps and by recall in `pipelines/recall.ts`),
+ * `symbolTable.ts` (the symbol leg's table, behind the `SymbolIndex` port), and `fileExpansion.ts`
+ * with `coChange.ts` (search's second stage, in `pipelines/search.ts`).
  *
  * Between reduction and fusion the first-pass legs run (lexical, dense and this title/path
  * channel), in `pipelines/legs.ts`, since they read the ports.
@@ -24,11 +27,11 @@ export * as Rerank from "./rerank.ts"
 export * as Adjust from "./adjust.ts"
 /** 8 dedup: near-duplicates folded into one survivor. */
 export * as Dedup from "./dedup.ts"
-/** conflicts: contradictions between the survivors. */
+/** — conflicts: contradictions between the survivors. */
 export * as Conflicts from "./conflicts.ts"
-/** gaps: what the knowledge base cannot answer. */
+/** — gaps: what the knowledge base cannot answer. */
 export * as Gaps from "./gaps.ts"
-/** 8 diversity: the order claims are packed in, spread over notes; the packer applies it. */
+/** 9 diversity: the order claims are packed in, spread over notes; the packer applies it. */
 export * as Diversity from "./diversity.ts"
 /** 9 pack: claims inside the exact token budget. */
 export * as Pack from "./pack.ts"
