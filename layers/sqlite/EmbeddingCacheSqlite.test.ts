@@ -1,9 +1,16 @@
-import { assert, describe, it } from "@effect/vitest"
+import { afterAll, assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { contract } from "../contracts/EmbeddingCache.contract.ts"
 import * as EmbeddingCacheSqlite from "./EmbeddingCacheSqlite.ts"
+
+// The port's behaviour, each test on a file of its own under one folder removed at the end.
+const scratch = mkdtempSync(join(tmpdir(), "cairn-embedding-cache-contract-"))
+afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+let files = 0
+contract("sqlite", () => EmbeddingCacheSqlite.layer(join(scratch, `${files++}`, "embeddings.sqlite")))
 
 const withRoot = <A, E>(use: (root: string) => Effect.Effect<A, E>) =>
   Effect.acquireUseRelease(
@@ -28,28 +35,6 @@ describe("EmbeddingCacheSqlite", () => {
         assert.deepStrictEqual([...found.get("a")!], [Math.fround(0.6), Math.fround(0.8), 0])
         assert.deepStrictEqual([...found.get("b")!], [0, 0, 1])
       })), 10_000)
-
-  it.effect("vectors of one space are never served to another model, version or dimension", () =>
-    withRoot((root) =>
-      Effect.scoped(Effect.gen(function*() {
-        const cache = yield* EmbeddingCacheSqlite.make(EmbeddingCacheSqlite.defaultPath(root))
-        yield* cache.put(space, [["a", [1, 0, 0]]])
-        for (const other of [{ ...space, modelId: "openai:n" }, { ...space, version: "v2" }, { ...space, dimension: 4 }]) {
-          assert.strictEqual((yield* cache.get(other, ["a"])).size, 0)
-        }
-        // A hash already cached keeps its first vector: the same text embeds alike in one space.
-        yield* cache.put(space, [["a", [0, 1, 0]]])
-        assert.deepStrictEqual([...(yield* cache.get(space, ["a"])).get("a")!], [1, 0, 0])
-      }))), 10_000)
-
-  it.effect("more hashes than one statement binds are looked up whole", () =>
-    withRoot((root) =>
-      Effect.scoped(Effect.gen(function*() {
-        const cache = yield* EmbeddingCacheSqlite.make(EmbeddingCacheSqlite.defaultPath(root))
-        const hashes = Array.from({ length: 1_234 }, (_, i) => `h${i}`)
-        yield* cache.put(space, hashes.map((hash) => [hash, [1, 0, 0]] as const))
-        assert.strictEqual((yield* cache.get(space, hashes)).size, 1_234)
-      }))), 10_000)
 
   it.effect("a cache that cannot be made fails with a typed error naming the path", () =>
     withRoot((root) =>
