@@ -20,20 +20,19 @@ export interface ConfiguredModels {
 }
 
 /** The models of `config`; none when it names none. A key variable that is unset fails, naming the field. */
-export const configuredModels = (
+export const configuredModels = Effect.fn("configuredModels.configuredModels")(function*(
   config: RepositoryConfig,
   env: Readonly<Record<string, string | undefined>> = process.env
-): Effect.Effect<ConfiguredModels, InvalidInput> =>
-  Effect.gen(function*() {
-    const models = config.models
-    if (models === undefined) return {}
-    const embedder = models.embedder === undefined ? undefined : yield* EmbedderHttp.make(models.embedder, env)
-    const reranker = models.reranker === undefined ? undefined : yield* RerankerHttp.make(models.reranker, env)
-    return {
-      ...(embedder === undefined ? {} : { embedder, embedderLayer: Layer.succeed(Embedder, embedder) }),
-      ...(reranker === undefined ? {} : { reranker: Layer.succeed(Reranker, reranker) })
-    }
-  })
+): Effect.fn.Return<ConfiguredModels, InvalidInput> {
+  const models = config.models
+  if (models === undefined) return {}
+  const embedder = models.embedder === undefined ? undefined : yield* EmbedderHttp.make(models.embedder, env)
+  const reranker = models.reranker === undefined ? undefined : yield* RerankerHttp.make(models.reranker, env)
+  return {
+    ...(embedder === undefined ? {} : { embedder, embedderLayer: Layer.succeed(Embedder, embedder) }),
+    ...(reranker === undefined ? {} : { reranker: Layer.succeed(Reranker, reranker) })
+  }
+})
 
 /** The recall options the models give (`recallLayer`'s `embedder` and `reranker`). */
 export const recallModels = (models: ConfiguredModels): { readonly embedder?: Layer.Layer<Embedder>; readonly reranker?: Layer.Layer<Reranker> } => ({

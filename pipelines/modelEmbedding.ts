@@ -53,43 +53,41 @@ export const notEmbedded = (error: EmbedderError, left: ReadonlyArray<ChunkId>, 
  * The cache a run embeds through: the one in context, else the file beside the index, else none
  * (a cache that cannot open costs requests, never the run).
  */
-export const runCache = (root: string): Effect.Effect<EmbeddingCache["Service"] | undefined, never, Scope.Scope> =>
-  Effect.gen(function*() {
-    const provided = yield* Effect.serviceOption(EmbeddingCache)
-    if (Option.isSome(provided)) return provided.value
-    return yield* EmbeddingCacheSqlite.make(EmbeddingCacheSqlite.defaultPath(root)).pipe(
-      Effect.catch((error) =>
-        Effect.sync(() => {
-          process.emitWarning(`${error.message}; this run sends every text to the model`, { type: "CairnWarning", code: CACHE_WARNING_CODE })
-          return undefined
-        }))
-    )
-  })
+export const runCache = Effect.fn("modelEmbedding.runCache")(function*(root: string): Effect.fn.Return<EmbeddingCache["Service"] | undefined, never, Scope.Scope> {
+  const provided = yield* Effect.serviceOption(EmbeddingCache)
+  if (Option.isSome(provided)) return provided.value
+  return yield* EmbeddingCacheSqlite.make(EmbeddingCacheSqlite.defaultPath(root)).pipe(
+    Effect.catch((error) =>
+      Effect.sync(() => {
+        process.emitWarning(`${error.message}; this run sends every text to the model`, { type: "CairnWarning", code: CACHE_WARNING_CODE })
+        return undefined
+      }))
+  )
+})
 
 /**
  * Vectors for `chunks` from `embedder`, a step at a time; `onStep` hears how many are done. On a
  * failure, the chunks of the failing step and after are named (`notEmbedded`), out of `of`, with
  * `unread` more the caller has not handed over yet.
  */
-export const embedInSteps = (
+export const embedInSteps = Effect.fn("modelEmbedding.embedInSteps")(function*(
   embedder: EmbedderShape,
   cache: EmbeddingCache["Service"] | undefined,
   chunks: ReadonlyArray<ChunkToEmbed>,
   options: { readonly of?: number; readonly unread?: number; readonly onStep?: (done: number) => Effect.Effect<void> } = {}
-): Effect.Effect<ModelEntries, EmbedderError, Digest.Digest> =>
-  Effect.gen(function*() {
-    const entries: Array<ModelEntries["entries"][number]> = []
-    let cached = 0
-    for (let start = 0; start < chunks.length; start += MODEL_STEP) {
-      const step = chunks.slice(start, start + MODEL_STEP)
-      const result = yield* embedCached(embedder, cache, step.map((chunk) => chunk.text)).pipe(
-        Effect.mapError((error) =>
-          notEmbedded(error, chunks.slice(start, start + NAMED).map((chunk) => chunk.id), chunks.length - start + (options.unread ?? 0), options.of ?? chunks.length)
-        )
+): Effect.fn.Return<ModelEntries, EmbedderError, Digest.Digest> {
+  const entries: Array<ModelEntries["entries"][number]> = []
+  let cached = 0
+  for (let start = 0; start < chunks.length; start += MODEL_STEP) {
+    const step = chunks.slice(start, start + MODEL_STEP)
+    const result = yield* embedCached(embedder, cache, step.map((chunk) => chunk.text)).pipe(
+      Effect.mapError((error) =>
+        notEmbedded(error, chunks.slice(start, start + NAMED).map((chunk) => chunk.id), chunks.length - start + (options.unread ?? 0), options.of ?? chunks.length)
       )
-      for (let i = 0; i < step.length; i++) entries.push({ chunkId: step[i]!.id, vector: result.vectors[i]! })
-      cached += result.cached
-      if (options.onStep !== undefined) yield* options.onStep(start + step.length)
-    }
-    return { entries, cached }
-  })
+    )
+    for (let i = 0; i < step.length; i++) entries.push({ chunkId: step[i]!.id, vector: result.vectors[i]! })
+    cached += result.cached
+    if (options.onStep !== undefined) yield* options.onStep(start + step.length)
+  }
+  return { entries, cached }
+})

@@ -33,68 +33,66 @@ const unit = (vector: ReadonlyArray<number>): Array<number> | undefined => {
 }
 
 /** The embedder `config` names; its key read from `env` now, so a missing key fails before any request. */
-export const make = (config: EmbedderModel, env: Readonly<Record<string, string | undefined>>): Effect.Effect<EmbedderShape, InvalidInput> =>
-  Effect.gen(function*() {
-    const key = yield* keyFrom(config.keyEnv, env, "models.embedder.keyEnv")
-    const id = idOf(config)
-    // A server's bare address takes the API's whole path; a base that names a version takes the rest.
-    const url = endpointWith(config.url, config.kind === "ollama" ? "/api/embed" : new URL(config.url).pathname.replace(/\/+$/, "") === "" ? "/v1/embeddings" : "/embeddings")
-    const batchSize = config.batchSize ?? DEFAULTS.batchSize[config.kind]
-    const concurrency = config.concurrency ?? DEFAULTS.concurrency
-    const fail = (reason: EmbedderError["reason"], index: number, detail: string) => new EmbedderError({ embedder: id, reason, index, detail })
+export const make = Effect.fnUntraced(function*(config: EmbedderModel, env: Readonly<Record<string, string | undefined>>): Effect.fn.Return<EmbedderShape, InvalidInput> {
+  const key = yield* keyFrom(config.keyEnv, env, "models.embedder.keyEnv")
+  const id = idOf(config)
+  // A server's bare address takes the API's whole path; a base that names a version takes the rest.
+  const url = endpointWith(config.url, config.kind === "ollama" ? "/api/embed" : new URL(config.url).pathname.replace(/\/+$/, "") === "" ? "/v1/embeddings" : "/embeddings")
+  const batchSize = config.batchSize ?? DEFAULTS.batchSize[config.kind]
+  const concurrency = config.concurrency ?? DEFAULTS.concurrency
+  const fail = (reason: EmbedderError["reason"], index: number, detail: string) => new EmbedderError({ embedder: id, reason, index, detail })
 
-    const batch = (texts: ReadonlyArray<string>, offset: number): Effect.Effect<ReadonlyArray<Vector>, EmbedderError> =>
-      Effect.gen(function*() {
-        const body = config.kind === "openai"
-          ? { model: config.model, input: texts, encoding_format: "float", ...(config.sendDimensions === true ? { dimensions: config.dimensions } : {}) }
-          : { model: config.model, input: texts }
-        const answer = yield* post({ url, body, key, keyEnv: config.keyEnv, timeoutMs: config.timeoutMs ?? DEFAULTS.timeoutMs, retries: config.retries ?? DEFAULTS.retries }).pipe(
-          Effect.mapError((error) => fail("unavailable", -1, error.message))
-        )
-        const raw = config.kind === "openai"
-          ? yield* decodeOpenAi(answer).pipe(
-            // The API lets `data` come back in any order; `index` says whose each vector is, and
-            // each text must have exactly one, or vectors would be cached under the wrong texts.
-            Effect.map((decoded) => {
-              const sorted = [...decoded.data].sort((a, b) => a.index - b.index)
-              return sorted.every((entry, i) => entry.index === i) ? sorted.map((entry) => entry.embedding) : undefined
-            }),
-            Effect.mapError((error) => fail("unavailable", -1, `the answer is not an embeddings list (${error.message.split("\n")[0]})`))
-          )
-          : yield* decodeOllama(answer).pipe(
-            Effect.map((decoded) => decoded.embeddings),
-            Effect.mapError((error) => fail("unavailable", -1, `the answer is not an embeddings list (${error.message.split("\n")[0]})`))
-          )
-        if (raw === undefined) return yield* fail("count", -1, "the vectors' indexes are not each text's once, 0 to n-1")
-        if (raw.length !== texts.length) return yield* fail("count", -1, `got ${raw.length} vectors for ${texts.length} texts`)
-        const vectors: Array<Vector> = []
-        for (let i = 0; i < raw.length; i++) {
-          const vector = raw[i]!
-          if (vector.length !== config.dimensions) {
-            return yield* fail("length", offset + i, `${config.model} returned ${vector.length} dimensions, the configuration says ${config.dimensions}; set models.embedder.dimensions to what the model returns`)
-          }
-          const normalised = unit(vector)
-          if (normalised === undefined) return yield* fail("norm", offset + i, "the model returned a zero or non-finite vector")
-          vectors.push(normalised)
-        }
-        return vectors
-      })
-
-    return checked({
-      id,
-      version: versionOf(config),
-      dimension: config.dimensions,
-      embed: (texts) => {
-        if (texts.length === 0) return Effect.succeed([])
-        const batches: Array<{ readonly texts: ReadonlyArray<string>; readonly offset: number }> = []
-        for (let start = 0; start < texts.length; start += batchSize) batches.push({ texts: texts.slice(start, start + batchSize), offset: start })
-        return Effect.map(
-          Effect.forEach(batches, (b) => batch(b.texts, b.offset), { concurrency }),
-          (results) => results.flat()
-        )
+  const batch = Effect.fn("EmbedderHttp.batch")(function*(texts: ReadonlyArray<string>, offset: number): Effect.fn.Return<ReadonlyArray<Vector>, EmbedderError> {
+    const body = config.kind === "openai"
+      ? { model: config.model, input: texts, encoding_format: "float", ...(config.sendDimensions === true ? { dimensions: config.dimensions } : {}) }
+      : { model: config.model, input: texts }
+    const answer = yield* post({ url, body, key, keyEnv: config.keyEnv, timeoutMs: config.timeoutMs ?? DEFAULTS.timeoutMs, retries: config.retries ?? DEFAULTS.retries }).pipe(
+      Effect.mapError((error) => fail("unavailable", -1, error.message))
+    )
+    const raw = config.kind === "openai"
+      ? yield* decodeOpenAi(answer).pipe(
+        // The API lets `data` come back in any order; `index` says whose each vector is, and
+        // each text must have exactly one, or vectors would be cached under the wrong texts.
+        Effect.map((decoded) => {
+          const sorted = [...decoded.data].sort((a, b) => a.index - b.index)
+          return sorted.every((entry, i) => entry.index === i) ? sorted.map((entry) => entry.embedding) : undefined
+        }),
+        Effect.mapError((error) => fail("unavailable", -1, `the answer is not an embeddings list (${error.message.split("\n")[0]})`))
+      )
+      : yield* decodeOllama(answer).pipe(
+        Effect.map((decoded) => decoded.embeddings),
+        Effect.mapError((error) => fail("unavailable", -1, `the answer is not an embeddings list (${error.message.split("\n")[0]})`))
+      )
+    if (raw === undefined) return yield* fail("count", -1, "the vectors' indexes are not each text's once, 0 to n-1")
+    if (raw.length !== texts.length) return yield* fail("count", -1, `got ${raw.length} vectors for ${texts.length} texts`)
+    const vectors: Array<Vector> = []
+    for (let i = 0; i < raw.length; i++) {
+      const vector = raw[i]!
+      if (vector.length !== config.dimensions) {
+        return yield* fail("length", offset + i, `${config.model} returned ${vector.length} dimensions, the configuration says ${config.dimensions}; set models.embedder.dimensions to what the model returns`)
       }
-    })
+      const normalised = unit(vector)
+      if (normalised === undefined) return yield* fail("norm", offset + i, "the model returned a zero or non-finite vector")
+      vectors.push(normalised)
+    }
+    return vectors
   })
+
+  return checked({
+    id,
+    version: versionOf(config),
+    dimension: config.dimensions,
+    embed: (texts) => {
+      if (texts.length === 0) return Effect.succeed([])
+      const batches: Array<{ readonly texts: ReadonlyArray<string>; readonly offset: number }> = []
+      for (let start = 0; start < texts.length; start += batchSize) batches.push({ texts: texts.slice(start, start + batchSize), offset: start })
+      return Effect.map(
+        Effect.forEach(batches, (b) => batch(b.texts, b.offset), { concurrency }),
+        (results) => results.flat()
+      )
+    }
+  })
+})
 
 export const layer = (config: EmbedderModel, env: Readonly<Record<string, string | undefined>>): Layer.Layer<Embedder, InvalidInput> =>
   Layer.effect(Embedder, Effect.map(make(config, env), Embedder.of))

@@ -119,27 +119,26 @@ const failureDetail = (outcome: Outcome, request: ModelRequest): string => {
 }
 
 /** The endpoint's JSON answer to `request`, retried as the file's header says. */
-export const post = (request: ModelRequest): Effect.Effect<unknown, ModelRequestError> =>
-  Effect.gen(function*() {
-    const endpoint = shownEndpoint(request.url)
-    for (let attempt = 1; ; attempt++) {
-      const outcome = yield* attemptOnce(request)
-      if (outcome._tag === "Answered" && outcome.status >= 200 && outcome.status < 300) {
-        try {
-          return JSON.parse(outcome.text) as unknown
-        } catch {
-          return yield* new ModelRequestError({ endpoint, status: outcome.status, attempts: attempt, detail: `the answer is not JSON: ${redacted(outcome.text, request.key)}` })
-        }
+export const post = Effect.fn("ModelRequest.post")(function*(request: ModelRequest): Effect.fn.Return<unknown, ModelRequestError> {
+  const endpoint = shownEndpoint(request.url)
+  for (let attempt = 1; ; attempt++) {
+    const outcome = yield* attemptOnce(request)
+    if (outcome._tag === "Answered" && outcome.status >= 200 && outcome.status < 300) {
+      try {
+        return JSON.parse(outcome.text) as unknown
+      } catch {
+        return yield* new ModelRequestError({ endpoint, status: outcome.status, attempts: attempt, detail: `the answer is not JSON: ${redacted(outcome.text, request.key)}` })
       }
-      if (!isRetryable(outcome) || attempt > request.retries) {
-        return yield* new ModelRequestError({
-          endpoint,
-          status: outcome._tag === "Answered" ? outcome.status : 0,
-          attempts: attempt,
-          detail: failureDetail(outcome, request)
-        })
-      }
-      const asked = outcome._tag === "Answered" ? retryAfterMs(outcome.retryAfter, yield* Clock.currentTimeMillis) : undefined
-      yield* Effect.sleep(Duration.millis(asked ?? backoffMs(attempt - 1)))
     }
-  })
+    if (!isRetryable(outcome) || attempt > request.retries) {
+      return yield* new ModelRequestError({
+        endpoint,
+        status: outcome._tag === "Answered" ? outcome.status : 0,
+        attempts: attempt,
+        detail: failureDetail(outcome, request)
+      })
+    }
+    const asked = outcome._tag === "Answered" ? retryAfterMs(outcome.retryAfter, yield* Clock.currentTimeMillis) : undefined
+    yield* Effect.sleep(Duration.millis(asked ?? backoffMs(attempt - 1)))
+  }
+})

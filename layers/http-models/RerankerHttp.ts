@@ -32,46 +32,44 @@ export const inPassageOrder = (pairs: ReadonlyArray<readonly [index: number, sco
   return missing >= 0 ? `passage ${missing} was not scored` : (scores as Array<number>)
 }
 
-export const make = (config: RerankerModel, env: Readonly<Record<string, string | undefined>>): Effect.Effect<Reranker["Service"], InvalidInput> =>
-  Effect.gen(function*() {
-    const key = yield* keyFrom(config.keyEnv, env, "models.reranker.keyEnv")
-    const id = idOf(config)
-    const url = endpointWith(config.url, "/rerank")
-    const fail = (detail: string) => new RerankerError({ reranker: id, detail })
-    const batchSize = config.batchSize ?? DEFAULTS.batchSize[config.kind]
-    const scoreBatch = (query: string, texts: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<number>, RerankerError> =>
-      Effect.gen(function*() {
-        const body = config.kind === "tei"
-          ? { query, texts, raw_scores: false, truncate: true }
-          : { model: config.model, query, documents: texts, top_n: texts.length }
-        const answer = yield* post({ url, body, key, keyEnv: config.keyEnv, timeoutMs: config.timeoutMs ?? DEFAULTS.timeoutMs, retries: config.retries ?? DEFAULTS.retries }).pipe(
-          Effect.mapError((error) => fail(error.message))
-        )
-        const pairs = config.kind === "tei"
-          ? yield* decodeTei(answer).pipe(
-            Effect.map((results) => results.map((r) => [r.index, r.score] as const)),
-            Effect.mapError((error) => fail(`the answer is not a list of scores (${error.message.split("\n")[0]})`))
-          )
-          : yield* decodeCohere(answer).pipe(
-            Effect.map((decoded) => decoded.results.map((r) => [r.index, r.relevance_score] as const)),
-            Effect.mapError((error) => fail(`the answer is not a list of scores (${error.message.split("\n")[0]})`))
-          )
-        const scores = inPassageOrder(pairs, texts.length)
-        return typeof scores === "string" ? yield* fail(scores) : scores
-      })
-    return Reranker.of({
-      id,
-      score: (query, passages) =>
-        Effect.gen(function*() {
-          if (passages.length === 0) return Option.some([])
-          // Each passage is scored against the query alone, so scores from separate requests compare.
-          const batches: Array<ReadonlyArray<string>> = []
-          for (let start = 0; start < passages.length; start += batchSize) batches.push(passages.slice(start, start + batchSize).map((passage) => passage.text))
-          const scored = yield* Effect.forEach(batches, (texts) => scoreBatch(query, texts))
-          return Option.some(scored.flat())
-        })
-    })
+export const make = Effect.fnUntraced(function*(config: RerankerModel, env: Readonly<Record<string, string | undefined>>): Effect.fn.Return<Reranker["Service"], InvalidInput> {
+  const key = yield* keyFrom(config.keyEnv, env, "models.reranker.keyEnv")
+  const id = idOf(config)
+  const url = endpointWith(config.url, "/rerank")
+  const fail = (detail: string) => new RerankerError({ reranker: id, detail })
+  const batchSize = config.batchSize ?? DEFAULTS.batchSize[config.kind]
+  const scoreBatch = Effect.fn("RerankerHttp.scoreBatch")(function*(query: string, texts: ReadonlyArray<string>): Effect.fn.Return<ReadonlyArray<number>, RerankerError> {
+    const body = config.kind === "tei"
+      ? { query, texts, raw_scores: false, truncate: true }
+      : { model: config.model, query, documents: texts, top_n: texts.length }
+    const answer = yield* post({ url, body, key, keyEnv: config.keyEnv, timeoutMs: config.timeoutMs ?? DEFAULTS.timeoutMs, retries: config.retries ?? DEFAULTS.retries }).pipe(
+      Effect.mapError((error) => fail(error.message))
+    )
+    const pairs = config.kind === "tei"
+      ? yield* decodeTei(answer).pipe(
+        Effect.map((results) => results.map((r) => [r.index, r.score] as const)),
+        Effect.mapError((error) => fail(`the answer is not a list of scores (${error.message.split("\n")[0]})`))
+      )
+      : yield* decodeCohere(answer).pipe(
+        Effect.map((decoded) => decoded.results.map((r) => [r.index, r.relevance_score] as const)),
+        Effect.mapError((error) => fail(`the answer is not a list of scores (${error.message.split("\n")[0]})`))
+      )
+    const scores = inPassageOrder(pairs, texts.length)
+    return typeof scores === "string" ? yield* fail(scores) : scores
   })
+  return Reranker.of({
+    id,
+    score: (query, passages) =>
+      Effect.gen(function*() {
+        if (passages.length === 0) return Option.some([])
+        // Each passage is scored against the query alone, so scores from separate requests compare.
+        const batches: Array<ReadonlyArray<string>> = []
+        for (let start = 0; start < passages.length; start += batchSize) batches.push(passages.slice(start, start + batchSize).map((passage) => passage.text))
+        const scored = yield* Effect.forEach(batches, (texts) => scoreBatch(query, texts))
+        return Option.some(scored.flat())
+      })
+  })
+})
 
 export const layer = (config: RerankerModel, env: Readonly<Record<string, string | undefined>>): Layer.Layer<Reranker, InvalidInput> =>
   Layer.effect(Reranker, make(config, env))

@@ -97,35 +97,37 @@ const start: TrainingShape["start"] = (texts) => {
       trainedYet = true
     })
     /** A batch embedded with the trained model: this thread takes the head, the worker the tail. */
-    const embedBatch = <E>(batch: ReadonlyArray<string>, sink: (vectors: ReadonlyArray<Float32Array>) => Effect.Effect<void, E>) =>
-      Effect.gen(function*() {
-        const split = Math.ceil(batch.length * LOCAL_SHARE)
-        // The worker gets the tail in pieces, the first ones now, and this thread stores each
-        // piece while the worker embeds the next. A piece is sent only as an earlier one comes
-        // back, so the worker never holds more than PIECES_AHEAD pieces' texts.
-        const pieceSize = Math.ceil((batch.length - split) / WORKER_PIECES)
-        const pieces: Array<ReadonlyArray<string>> = []
-        for (let start = split; start < batch.length; start += pieceSize) pieces.push(batch.slice(start, start + pieceSize))
-        const answers = pieces.slice(0, PIECES_AHEAD).map((texts) => ask<{ vectors: Float32Array }>({ embed: texts }))
-        encoder ??= Lsa.encoder(yield* model)
-        const local = encoder
-        for (let start = 0; start < split; start += ANALYSIS_STEP) {
-          yield* sink(batch.slice(start, Math.min(split, start + ANALYSIS_STEP)).map((text) => Float32Array.from(local.embedOne(text))))
-        }
-        for (let index = 0; index < pieces.length; index++) {
-          const answer = yield* Effect.promise(() => answers[index]!)
-          // Each piece's vectors are let go once stored.
-          answers[index] = Promise.resolve(undefined)
-          const ahead = pieces[index + PIECES_AHEAD]
-          if (ahead !== undefined) answers.push(ask<{ vectors: Float32Array }>({ embed: ahead }))
-          const texts = pieces[index]!
-          yield* sink(
-            answer?.vectors?.length === texts.length * local.dimension
-              ? Array.from({ length: texts.length }, (_, i) => answer.vectors.subarray(i * local.dimension, (i + 1) * local.dimension))
-              : texts.map((text) => Float32Array.from(local.embedOne(text)))
-          )
-        }
-      })
+    const embedBatch = Effect.fn("TrainingNode.embedBatch")(function*<E>(
+      batch: ReadonlyArray<string>,
+      sink: (vectors: ReadonlyArray<Float32Array>) => Effect.Effect<void, E>
+    ): Effect.fn.Return<void, E> {
+      const split = Math.ceil(batch.length * LOCAL_SHARE)
+      // The worker gets the tail in pieces, the first ones now, and this thread stores each
+      // piece while the worker embeds the next. A piece is sent only as an earlier one comes
+      // back, so the worker never holds more than PIECES_AHEAD pieces' texts.
+      const pieceSize = Math.ceil((batch.length - split) / WORKER_PIECES)
+      const pieces: Array<ReadonlyArray<string>> = []
+      for (let start = split; start < batch.length; start += pieceSize) pieces.push(batch.slice(start, start + pieceSize))
+      const answers = pieces.slice(0, PIECES_AHEAD).map((texts) => ask<{ vectors: Float32Array }>({ embed: texts }))
+      encoder ??= Lsa.encoder(yield* model)
+      const local = encoder
+      for (let start = 0; start < split; start += ANALYSIS_STEP) {
+        yield* sink(batch.slice(start, Math.min(split, start + ANALYSIS_STEP)).map((text) => Float32Array.from(local.embedOne(text))))
+      }
+      for (let index = 0; index < pieces.length; index++) {
+        const answer = yield* Effect.promise(() => answers[index]!)
+        // Each piece's vectors are let go once stored.
+        answers[index] = Promise.resolve(undefined)
+        const ahead = pieces[index + PIECES_AHEAD]
+        if (ahead !== undefined) answers.push(ask<{ vectors: Float32Array }>({ embed: ahead }))
+        const texts = pieces[index]!
+        yield* sink(
+          answer?.vectors?.length === texts.length * local.dimension
+            ? Array.from({ length: texts.length }, (_, i) => answer.vectors.subarray(i * local.dimension, (i + 1) * local.dimension))
+            : texts.map((text) => Float32Array.from(local.embedOne(text)))
+        )
+      }
+    })
     const run: TrainingRun = {
       model,
       embedInto: (pages, sink) =>

@@ -41,55 +41,54 @@ export const make = Effect.fnUntraced(function*(options: Options = {}) {
     Effect.mapError(() => new LexicalIndexError({ reason: "invalid_weights", detail: JSON.stringify(chosen) }))
   )
 
-  const search = (query: string, limit: number, filter: Parameters<typeof compile>[0]) =>
-    Effect.gen(function*() {
-      const terms = queryTerms(query)
-      if (!(limit > 0) || terms.length === 0) return [] as ReadonlyArray<LexicalHit>
-      const [totals] = yield* sql.unsafe<{ chunks: number; tokens: string }>(
-        "SELECT chunk_count AS chunks, token_total::text AS tokens FROM cairn_manifest WHERE repository = $1",
-        [repository]
-      )
-      const n = Number(totals?.chunks ?? 0)
-      if (n === 0) return []
-      const frequencies = yield* sql.unsafe<{ term: string; df: number }>(
-        "SELECT term, count(*)::int AS df FROM cairn_postings WHERE repository = $1 AND term = ANY($2::text[]) GROUP BY term",
-        [repository, textArray(terms)]
-      )
-      const df = new Map(frequencies.map((row) => [row.term, Number(row.df)] as const))
-      const held = terms.filter((term) => df.has(term))
-      if (held.length === 0) return []
-      const idfs = held.map((term) => {
-        const idf = Math.log((n - df.get(term)! + 0.5) / (df.get(term)! + 0.5))
-        return idf <= 0 ? IDF_FLOOR : idf
-      })
-      const avgdl = Number(totals!.tokens) / n
-      const params = new Params()
-      params.add(repository)
-      const q = { terms: params.add(textArray(held)), idfs: params.add(numberArray(idfs)) }
-      const c = {
-        k1: params.add(K1), k1p1: params.add(K1 + 1), omb: params.add(1 - B), b: params.add(B), avgdl: params.add(avgdl),
-        text: params.add(weights.text), title: params.add(weights.title), tags: params.add(weights.tags)
-      }
-      const cut = Number.isFinite(limit) ? ` LIMIT ${params.add(Math.floor(limit))}` : ""
-      const f = `(p.tf_text * ${c.text}::float8 + p.tf_title * ${c.title}::float8 + p.tf_tags * ${c.tags}::float8)`
-      const score = `sum(q.idf * ((${f} * ${c.k1p1}::float8) / (${f} + ${c.k1}::float8 * (${c.omb}::float8 + ${c.b}::float8 * p.token_count / ${c.avgdl}::float8))) ORDER BY q.ord)`
-      // The default filter reads only what the postings repeat of their chunk; any other joins the chunks.
-      const where = supersededOnly(filter)
-        ? (filter.includeSuperseded === true ? "TRUE" : "NOT p.superseded")
-        : chunkClause(filter, "c", params)
-      const join = supersededOnly(filter) ? "" : "JOIN cairn_chunks c ON c.repository = p.repository AND c.id = p.chunk_id "
-      const rows = yield* sql.unsafe<{ id: string; score: number; body: string }>(
-        `WITH q AS (SELECT * FROM unnest(${q.terms}::text[], ${q.idfs}::float8[]) WITH ORDINALITY AS t(term, idf, ord)), ` +
-          `best AS (SELECT p.chunk_id, ${score} AS score FROM q JOIN cairn_postings p ON p.repository = $1 AND p.term = q.term ` +
-          `${join}WHERE ${where} GROUP BY p.chunk_id ORDER BY score DESC, p.chunk_id${cut}) ` +
-          `SELECT b.chunk_id AS id, b.score, c.body FROM best b JOIN cairn_chunks c ON c.repository = $1 AND c.id = b.chunk_id ` +
-          `ORDER BY b.score DESC, b.chunk_id`,
-        params.values
-      )
-      const passes = compile(filter)
-      return rows.filter((row) => passes(toChunk(row.body))).map((row): LexicalHit => ({ id: row.id as LexicalHit["id"], score: Number(row.score) }))
-        .sort(byScoreThenId)
-    }).pipe(Effect.mapError(unavailable), guard)
+  const search = Effect.fn("LexicalIndexPg.search")(function*(query: string, limit: number, filter: Parameters<typeof compile>[0]) {
+    const terms = queryTerms(query)
+    if (!(limit > 0) || terms.length === 0) return [] as ReadonlyArray<LexicalHit>
+    const [totals] = yield* sql.unsafe<{ chunks: number; tokens: string }>(
+      "SELECT chunk_count AS chunks, token_total::text AS tokens FROM cairn_manifest WHERE repository = $1",
+      [repository]
+    )
+    const n = Number(totals?.chunks ?? 0)
+    if (n === 0) return []
+    const frequencies = yield* sql.unsafe<{ term: string; df: number }>(
+      "SELECT term, count(*)::int AS df FROM cairn_postings WHERE repository = $1 AND term = ANY($2::text[]) GROUP BY term",
+      [repository, textArray(terms)]
+    )
+    const df = new Map(frequencies.map((row) => [row.term, Number(row.df)] as const))
+    const held = terms.filter((term) => df.has(term))
+    if (held.length === 0) return []
+    const idfs = held.map((term) => {
+      const idf = Math.log((n - df.get(term)! + 0.5) / (df.get(term)! + 0.5))
+      return idf <= 0 ? IDF_FLOOR : idf
+    })
+    const avgdl = Number(totals!.tokens) / n
+    const params = new Params()
+    params.add(repository)
+    const q = { terms: params.add(textArray(held)), idfs: params.add(numberArray(idfs)) }
+    const c = {
+      k1: params.add(K1), k1p1: params.add(K1 + 1), omb: params.add(1 - B), b: params.add(B), avgdl: params.add(avgdl),
+      text: params.add(weights.text), title: params.add(weights.title), tags: params.add(weights.tags)
+    }
+    const cut = Number.isFinite(limit) ? ` LIMIT ${params.add(Math.floor(limit))}` : ""
+    const f = `(p.tf_text * ${c.text}::float8 + p.tf_title * ${c.title}::float8 + p.tf_tags * ${c.tags}::float8)`
+    const score = `sum(q.idf * ((${f} * ${c.k1p1}::float8) / (${f} + ${c.k1}::float8 * (${c.omb}::float8 + ${c.b}::float8 * p.token_count / ${c.avgdl}::float8))) ORDER BY q.ord)`
+    // The default filter reads only what the postings repeat of their chunk; any other joins the chunks.
+    const where = supersededOnly(filter)
+      ? (filter.includeSuperseded === true ? "TRUE" : "NOT p.superseded")
+      : chunkClause(filter, "c", params)
+    const join = supersededOnly(filter) ? "" : "JOIN cairn_chunks c ON c.repository = p.repository AND c.id = p.chunk_id "
+    const rows = yield* sql.unsafe<{ id: string; score: number; body: string }>(
+      `WITH q AS (SELECT * FROM unnest(${q.terms}::text[], ${q.idfs}::float8[]) WITH ORDINALITY AS t(term, idf, ord)), ` +
+        `best AS (SELECT p.chunk_id, ${score} AS score FROM q JOIN cairn_postings p ON p.repository = $1 AND p.term = q.term ` +
+        `${join}WHERE ${where} GROUP BY p.chunk_id ORDER BY score DESC, p.chunk_id${cut}) ` +
+        `SELECT b.chunk_id AS id, b.score, c.body FROM best b JOIN cairn_chunks c ON c.repository = $1 AND c.id = b.chunk_id ` +
+        `ORDER BY b.score DESC, b.chunk_id`,
+      params.values
+    )
+    const passes = compile(filter)
+    return rows.filter((row) => passes(toChunk(row.body))).map((row): LexicalHit => ({ id: row.id as LexicalHit["id"], score: Number(row.score) }))
+      .sort(byScoreThenId)
+  }, Effect.mapError(unavailable), guard)
 
   return LexicalIndex.of({
     search,

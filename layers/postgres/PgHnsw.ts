@@ -69,17 +69,20 @@ export const present = (sql: SqlClient, repository: string) => Effect.map(indexe
  * Makes the repository's index what its vectors call for, inside the caller's transaction: one
  * over the current dimension when there are at least `minVectors` of them, none otherwise.
  */
-export const settle = (sql: SqlClient, repository: string, options: { readonly count: number; readonly dimension: number | undefined; readonly minVectors: number }) =>
-  Effect.gen(function*() {
-    const { dimension } = options
-    const wanted = dimension !== undefined && options.count >= options.minVectors ? indexName(repository, dimension) : undefined
-    const existing = yield* indexesOf(sql, repository)
-    for (const { name } of existing) if (name !== wanted) yield* sql.unsafe(`DROP INDEX "${name}"`)
-    if (dimension === undefined || wanted === undefined || existing.some(({ name }) => name === wanted)) return
-    yield* sql.unsafe(
-      `CREATE INDEX "${wanted}" ON cairn_vectors USING hnsw ((embedding::vector(${dimension})) vector_cosine_ops) ` +
-        `WHERE ${predicate("", repository, dimension)}`
-    )
-    // A planner without statistics of the rows just written would sort them instead of reading the index.
-    yield* sql.unsafe("ANALYZE cairn_vectors, cairn_chunks")
-  })
+export const settle = Effect.fn("PgHnsw.settle")(function*(
+  sql: SqlClient,
+  repository: string,
+  options: { readonly count: number; readonly dimension: number | undefined; readonly minVectors: number }
+) {
+  const { dimension } = options
+  const wanted = dimension !== undefined && options.count >= options.minVectors ? indexName(repository, dimension) : undefined
+  const existing = yield* indexesOf(sql, repository)
+  for (const { name } of existing) if (name !== wanted) yield* sql.unsafe(`DROP INDEX "${name}"`)
+  if (dimension === undefined || wanted === undefined || existing.some(({ name }) => name === wanted)) return
+  yield* sql.unsafe(
+    `CREATE INDEX "${wanted}" ON cairn_vectors USING hnsw ((embedding::vector(${dimension})) vector_cosine_ops) ` +
+      `WHERE ${predicate("", repository, dimension)}`
+  )
+  // A planner without statistics of the rows just written would sort them instead of reading the index.
+  yield* sql.unsafe("ANALYZE cairn_vectors, cairn_chunks")
+})

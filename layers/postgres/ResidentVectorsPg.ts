@@ -35,33 +35,37 @@ const decode = (bytes: Uint8Array, into: Float32Array, offset: number, dimension
   return true
 }
 
-export const load = (sql: SqlClient, repository: string, generation: number, dimension: number): Effect.Effect<Resident, SqlError | Error> =>
-  Effect.gen(function*() {
-    const rows = yield* sql.unsafe<{ id: string; path: string; note_type: string; superseded: boolean; created_ms: number; embedding: Uint8Array }>(
-      "SELECT v.chunk_id AS id, c.path, c.note_type, c.superseded, c.created_ms, array_send(v.embedding) AS embedding " +
-        "FROM cairn_vectors v JOIN cairn_chunks c ON c.repository = v.repository AND c.id = v.chunk_id WHERE v.repository = $1 ORDER BY v.chunk_id",
-      [repository]
-    )
-    const vectors = new Float32Array(rows.length * dimension)
-    const superseded = new Uint8Array(rows.length)
-    const createdMs = new Float64Array(rows.length)
-    for (let i = 0; i < rows.length; i++) {
-      const row = rows[i]!
-      if (!decode(row.embedding, vectors, i * dimension, dimension)) return yield* Effect.fail(new Error(`the stored vector of ${row.id} is not ${dimension} floats`))
-      superseded[i] = row.superseded ? 1 : 0
-      createdMs[i] = Number(row.created_ms)
-    }
-    return {
-      generation,
-      dimension,
-      ids: rows.map((row) => row.id),
-      paths: rows.map((row) => row.path),
-      types: rows.map((row) => row.note_type),
-      superseded,
-      createdMs,
-      vectors
-    }
-  })
+export const load = Effect.fn("ResidentVectorsPg.load")(function*(
+  sql: SqlClient,
+  repository: string,
+  generation: number,
+  dimension: number
+): Effect.fn.Return<Resident, SqlError | Error> {
+  const rows = yield* sql.unsafe<{ id: string; path: string; note_type: string; superseded: boolean; created_ms: number; embedding: Uint8Array }>(
+    "SELECT v.chunk_id AS id, c.path, c.note_type, c.superseded, c.created_ms, array_send(v.embedding) AS embedding " +
+      "FROM cairn_vectors v JOIN cairn_chunks c ON c.repository = v.repository AND c.id = v.chunk_id WHERE v.repository = $1 ORDER BY v.chunk_id",
+    [repository]
+  )
+  const vectors = new Float32Array(rows.length * dimension)
+  const superseded = new Uint8Array(rows.length)
+  const createdMs = new Float64Array(rows.length)
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!
+    if (!decode(row.embedding, vectors, i * dimension, dimension)) return yield* Effect.fail(new Error(`the stored vector of ${row.id} is not ${dimension} floats`))
+    superseded[i] = row.superseded ? 1 : 0
+    createdMs[i] = Number(row.created_ms)
+  }
+  return {
+    generation,
+    dimension,
+    ids: rows.map((row) => row.id),
+    paths: rows.map((row) => row.path),
+    types: rows.map((row) => row.note_type),
+    superseded,
+    createdMs,
+    vectors
+  }
+})
 
 /** The filter over resident rows, clause for clause as PgFilter.chunkClause says it in SQL. */
 export const admits = (resident: Resident, filter: RetrievalFilter): (row: number) => boolean => {

@@ -19,8 +19,8 @@ export interface ServerManifest {
   readonly chunking: string
 }
 
-export const serverStatus = (options: { readonly url: string; readonly repository: string }) =>
-  Effect.gen(function*() {
+export const serverStatus = Effect.fn("ServerStatus.serverStatus")(
+  function*(options: { readonly url: string; readonly repository: string }) {
     const { sql, repository, vectors, location } = yield* PgIndex
     const [manifest] = yield* sql.unsafe<{ built_at: string; chunk_count: number; embedded_count: number; snapshot_hash: string; chunking: string | null }>(
       "SELECT built_at, chunk_count, embedded_count, snapshot_hash, chunking FROM cairn_manifest WHERE repository = $1",
@@ -41,9 +41,12 @@ export const serverStatus = (options: { readonly url: string; readonly repositor
         chunking: manifest.chunking ?? ChunkingConfig.DEFAULT_FINGERPRINT
       } satisfies ServerManifest
     }
-  }).pipe(
-    Effect.mapError((error) =>
-      error instanceof DatabaseError ? error : new DatabaseError({ reason: "open_failed", path: `${describeStore(options.url)}#${options.repository}`, detail: error.message })
-    ),
-    Effect.provide(PgIndexLayer.layer(options))
-  )
+  },
+  (effect, options) =>
+    effect.pipe(
+      Effect.mapError((error) =>
+        error instanceof DatabaseError ? error : new DatabaseError({ reason: "open_failed", path: `${describeStore(options.url)}#${options.repository}`, detail: error.message })
+      ),
+      Effect.provide(PgIndexLayer.layer(options))
+    )
+)

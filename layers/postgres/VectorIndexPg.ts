@@ -179,34 +179,33 @@ export const make = Effect.gen(function*() {
       return best.drain().map(({ row, score }): VectorHit => ({ id: vectors.ids[row] as ChunkId, score })).sort(byScoreThenId)
     })
 
-  const nearest = (vector: ReadonlyArray<number>, limit: number, filter: RetrievalFilter) =>
-    Effect.gen(function*() {
-      yield* sameSpace
-      const norm = queryNorm(vector, dimension)
-      if (norm instanceof VectorIndexError) return yield* norm
-      if (!(limit > 0)) return [] as ReadonlyArray<VectorHit>
-      if (vectors === "real[]") {
-        const scanned = yield* scan(vector, norm, limit, filter)
-        if (scanned !== undefined) return scanned
-      }
-      const passes = compile(filter)
-      const rescore = (rows: ReadonlyArray<{ id: string; embedding: string; body: string }>) =>
-        rows.filter((row) => passes(toChunk(row.body)))
-          .map((row): VectorHit => ({ id: row.id as ChunkId, score: cosine(vector, norm, parseVector(row.embedding)) }))
-          .sort(byScoreThenId)
-      const k = Math.floor(limit)
-      const wanted = Number.isFinite(k) ? k + MARGIN : undefined
-      const rows = yield* candidates(vector, filter, wanted, undefined)
-      let hits = rescore(rows)
-      if (wanted !== undefined && rows.length === wanted && hits.length >= k) {
-        // A row left out ranked at or below the last one fetched; it can beat the k-th only within rounding.
-        const kth = hits[k - 1]!.score
-        // The least similar row fetched: through an HNSW index the rows need not come in order.
-        const last = rows.reduce((least, row) => Math.min(least, Number(row.similarity)), Infinity)
-        if (last >= kth - 2 * tolerance) hits = rescore(yield* candidates(vector, filter, undefined, kth - 2 * tolerance))
-      }
-      return Number.isFinite(k) ? hits.slice(0, k) : hits
-    }).pipe(Effect.mapError(unavailable), guard)
+  const nearest = Effect.fn("VectorIndexPg.nearest")(function*(vector: ReadonlyArray<number>, limit: number, filter: RetrievalFilter) {
+    yield* sameSpace
+    const norm = queryNorm(vector, dimension)
+    if (norm instanceof VectorIndexError) return yield* norm
+    if (!(limit > 0)) return [] as ReadonlyArray<VectorHit>
+    if (vectors === "real[]") {
+      const scanned = yield* scan(vector, norm, limit, filter)
+      if (scanned !== undefined) return scanned
+    }
+    const passes = compile(filter)
+    const rescore = (rows: ReadonlyArray<{ id: string; embedding: string; body: string }>) =>
+      rows.filter((row) => passes(toChunk(row.body)))
+        .map((row): VectorHit => ({ id: row.id as ChunkId, score: cosine(vector, norm, parseVector(row.embedding)) }))
+        .sort(byScoreThenId)
+    const k = Math.floor(limit)
+    const wanted = Number.isFinite(k) ? k + MARGIN : undefined
+    const rows = yield* candidates(vector, filter, wanted, undefined)
+    let hits = rescore(rows)
+    if (wanted !== undefined && rows.length === wanted && hits.length >= k) {
+      // A row left out ranked at or below the last one fetched; it can beat the k-th only within rounding.
+      const kth = hits[k - 1]!.score
+      // The least similar row fetched: through an HNSW index the rows need not come in order.
+      const last = rows.reduce((least, row) => Math.min(least, Number(row.similarity)), Infinity)
+      if (last >= kth - 2 * tolerance) hits = rescore(yield* candidates(vector, filter, undefined, kth - 2 * tolerance))
+    }
+    return Number.isFinite(k) ? hits.slice(0, k) : hits
+  }, Effect.mapError(unavailable), guard)
 
   return VectorIndex.of({
     dimension,

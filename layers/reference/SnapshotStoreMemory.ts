@@ -23,22 +23,21 @@ export const make: Effect.Effect<SnapshotStore["Service"]> = Effect.sync(() => {
   const store = stores++
   let stagings = 0
   let committed: Stored | undefined
-  const staged = (encoded: SnapshotMemo.Encoded) =>
-    Effect.gen(function*() {
-      const stored: Stored = { bytes: bytesOf(encoded.parts), stamp: `memory:${store}:${stagings++}` }
-      let open = true
-      yield* Effect.addFinalizer(() => Effect.sync(() => {
-        open = false
-      }))
-      return {
-        commit: Effect.suspend(() => {
-          if (!open) return Effect.fail(new SnapshotStoreError({ reason: "commit_failed", detail: `staging ${stored.stamp} went with its scope` }))
-          committed = stored
-          return Effect.void
-        }),
-        memo: encoded.memo(stored.stamp)
-      } satisfies StagedSnapshot
-    })
+  const staged = Effect.fn("SnapshotStoreMemory.staged")(function*(encoded: SnapshotMemo.Encoded) {
+    const stored: Stored = { bytes: bytesOf(encoded.parts), stamp: `memory:${store}:${stagings++}` }
+    let open = true
+    yield* Effect.addFinalizer(() => Effect.sync(() => {
+      open = false
+    }))
+    return {
+      commit: Effect.suspend(() => {
+        if (!open) return Effect.fail(new SnapshotStoreError({ reason: "commit_failed", detail: `staging ${stored.stamp} went with its scope` }))
+        committed = stored
+        return Effect.void
+      }),
+      memo: encoded.memo(stored.stamp)
+    } satisfies StagedSnapshot
+  })
   return SnapshotStore.of({
     read: (cache, memo) =>
       Effect.sync(() => {

@@ -225,31 +225,32 @@ export const layer = (options: WarmOptions): Layer.Layer<WarmIndex> =>
     })
 
     let active = 0
-    const use = <A, E>(run: (generation: Generation) => Effect.Effect<A, E>): Effect.Effect<A, E | IndexNotReady> =>
-      Effect.gen(function*() {
-        active++
-        yield* Effect.addFinalizer(() => Effect.sync(() => active--))
-        if (pending.size > 0 || current === undefined || running !== undefined) yield* waitForRefresh
-        const held = current
-        if (held === undefined) {
-          return yield* new IndexNotReady({
-            detail: firstBuildFailure !== undefined
-              ? `the index could not be built: ${firstBuildFailure}`
-              : `the index of ${root} is still being built; ask again in a few seconds`
-          })
-        }
-        return yield* Effect.acquireUseRelease(
-          Effect.sync(() => {
-            held.readers++
-            return held
-          }),
-          run,
-          (h) => Effect.suspend(() => {
-            h.readers--
-            return release(h)
-          })
-        )
-      }).pipe(Effect.scoped)
+    const use = Effect.fn("WarmIndex.use")(function*<A, E>(
+      run: (generation: Generation) => Effect.Effect<A, E>
+    ): Effect.fn.Return<A, E | IndexNotReady, Scope.Scope> {
+      active++
+      yield* Effect.addFinalizer(() => Effect.sync(() => active--))
+      if (pending.size > 0 || current === undefined || running !== undefined) yield* waitForRefresh
+      const held = current
+      if (held === undefined) {
+        return yield* new IndexNotReady({
+          detail: firstBuildFailure !== undefined
+            ? `the index could not be built: ${firstBuildFailure}`
+            : `the index of ${root} is still being built; ask again in a few seconds`
+        })
+      }
+      return yield* Effect.acquireUseRelease(
+        Effect.sync(() => {
+          held.readers++
+          return held
+        }),
+        run,
+        (h) => Effect.suspend(() => {
+          h.readers--
+          return release(h)
+        })
+      )
+    }, Effect.scoped)
 
     return WarmIndex.of({
       use,
