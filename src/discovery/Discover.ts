@@ -226,8 +226,9 @@ export const discoverWith = Effect.fnUntraced(function*(input: DiscoverInput,
     }
     // Files read with tree-sitter go to the analyzer pool in batches, which may parse them on every
     // core; TypeScript's analyzer (oxc, a native parser) and the line-chunked text stay here.
-    const pooled = pendingModules.filter((file) => moduleContext!.analyzerOf(file.path).ready !== undefined)
-    const inline = pooled.length === 0 ? pendingModules : pendingModules.filter((file) => moduleContext!.analyzerOf(file.path).ready === undefined)
+    const pooled: Array<ListedFile> = []
+    const inline: Array<ListedFile> = []
+    for (const file of pendingModules) (moduleContext!.analyzerOf(file.path).ready !== undefined ? pooled : inline).push(file)
     const inlineModules = Stream.fromIterable(inline).pipe(
       Stream.mapEffect((file) => scanModule(file, moduleContext!), { concurrency: config.concurrency }),
       Stream.tap(recordModule),
