@@ -16,6 +16,7 @@ import * as Patch from "../src/discovery/Patch.ts"
 import type { ScanCache } from "../src/discovery/ScanCache.ts"
 import type { DiscoveryEvent, Progress } from "../src/discovery/Progress.ts"
 import type { Listing } from "../src/discovery/Walk.ts"
+import type { UnitStash } from "../src/languages/UnitStash.ts"
 
 export interface DiscoverOptions {
   /** The directory to scan. */
@@ -29,13 +30,16 @@ export interface DiscoverOptions {
   readonly listing?: Listing | undefined
   /** Hears the scan's progress after every file, as `discoverStream` streams it. */
   readonly onProgress?: ((progress: Progress) => void) | undefined
+  /** Keeps the units of files parsed with tree-sitter for chunking them next (see `UnitStash`). */
+  readonly units?: UnitStash | undefined
 }
 
 const input = (options: DiscoverOptions): Discover.DiscoverInput => ({
   config: options.config,
   previous: options.previous,
   cache: options.cache,
-  listing: options.listing
+  listing: options.listing,
+  units: options.units
 })
 
 /** The snapshot of `root`. */

@@ -19,6 +19,7 @@ import type { Patched, StoredSnapshot } from "../src/discovery/Patch.ts"
 import type { Phase, Progress } from "../src/discovery/Progress.ts"
 import type { PreviousUnits } from "../src/discovery/Reuse.ts"
 import * as ScanCache from "../src/discovery/ScanCache.ts"
+import * as UnitStash from "../src/languages/UnitStash.ts"
 import type { SnapshotMemo } from "../src/discovery/SnapshotMemo.ts"
 import { redactor } from "../src/discovery/SecretScan.ts"
 import { scanFingerprint } from "../src/discovery/Unchanged.ts"
@@ -310,15 +311,17 @@ const scanSince = Effect.fn("indexRepository.scanSince")(function*(options: {
       ? undefined
       : ({ done, phase, total }: Progress) => report({ _tag: "Scanning", phase, done, total })
     const { discover } = yield* discoveryModule
-    const snapshot = yield* discover({ root, config, previous, cache, listing: verdict?.listing, onProgress }).pipe(
+    // Entries name the bytes they were parsed from, so the cold scan below may add to what a failed one kept.
+    const units = UnitStash.make()
+    const snapshot = yield* discover({ root, config, previous, cache, listing: verdict?.listing, onProgress, units }).pipe(
       Effect.catchDefect(() =>
         Effect.suspend(() => {
           cache = ScanCache.make()
-          return discover({ root, config, cache, onProgress })
+          return discover({ root, config, cache, onProgress, units })
         })
       )
     )
-    return { _tag: "Scanned", snapshot, cache, previous } satisfies FullScan
+    return { _tag: "Scanned", snapshot, cache, previous, units } satisfies FullScan
   })
 
 /** A refresh that found every file as the index's build read it: nothing to do. */
@@ -333,6 +336,8 @@ interface FullScan {
   readonly snapshot: Snapshot
   readonly cache: ScanCache.ScanCache
   readonly previous: Snapshot | undefined
+  /** The units of the files the scan parsed with tree-sitter, for chunking them without a second parse. */
+  readonly units: UnitStash.UnitStash
 }
 
 /** A scan that patched the last snapshot, with what moved of the notes the index holds. */
@@ -514,6 +519,8 @@ interface Scan {
   readonly _tag: "Patched" | "Scanned"
   readonly files: StagedScan | undefined
   readonly kept: { readonly snapshot: Snapshot; readonly cache: ScanCache.ScanCache; readonly fingerprint: string } | undefined
+  /** The units the scan parsed, when it parsed (a patch reads too few files to keep them). */
+  readonly units: UnitStash.UnitStash | undefined
 }
 
 /** A run's chunking settings, checked, and what the index records of them. */
@@ -564,7 +571,7 @@ const scanForIndex = Effect.fn("indexRepository.scanForIndex")(function*(options
   })
   if (scanned._tag === "Patched") return yield* patchedScan(options.root, scanned, { space: space!, fingerprint }, progress)
   if (scanned._tag === "UpToDate") return scanned
-  const { snapshot, cache, previous } = scanned
+  const { snapshot, cache, previous, units } = scanned
 
   const current = notesOf(snapshot)
   yield* reported(progress, { _tag: "Discovered", files: current.size })
@@ -591,7 +598,8 @@ const scanForIndex = Effect.fn("indexRepository.scanForIndex")(function*(options
     retrain,
     rewrite,
     files: memory === undefined || memory.saved === undefined ? yield* stageScan(options.root, snapshot, cache, fingerprint) : undefined,
-    kept: memory === undefined ? undefined : { snapshot, cache, fingerprint }
+    kept: memory === undefined ? undefined : { snapshot, cache, fingerprint },
+    units
   } satisfies Scan
 })
 
@@ -631,7 +639,8 @@ const patchedScan = Effect.fn("indexRepository.patchedScan")(function*(root: str
     retrain: false,
     rewrite: false,
     files,
-    kept: undefined
+    kept: undefined,
+    units: undefined
   } satisfies Scan
 })
 
@@ -862,6 +871,7 @@ const writeIndex = Effect.fn("indexRepository.writeIndex")(function*(options: In
       redact: redactor(options.discovery?.unredacted ?? []),
       counter: yield* TokenCounter,
       chunking: chunking.config,
+      units: scan.units,
       onChunked: (done, total) => progress({ _tag: "Chunked", done, total })
     })
     const header: Header = {

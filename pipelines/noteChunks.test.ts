@@ -6,7 +6,13 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { redactor } from "../src/discovery/SecretScan.ts"
-import { inProcess } from "../src/ports/ChunkerPool.ts"
+import { ChunkerPool, type ChunkerPoolShape, inProcess } from "../src/ports/ChunkerPool.ts"
+import { grammarAnalyzer } from "../src/discovery/GrammarAnalyzer.ts"
+import type { ChunkFileInput } from "../src/index/chunk/ChunkFile.ts"
+import * as Grammars from "../src/languages/Grammars.ts"
+import { languageOfPath } from "../src/languages/Languages.ts"
+import * as UnitStash from "../src/languages/UnitStash.ts"
+import { contentHash } from "../src/source/Hashing.ts"
 import { counter } from "../layers/tokens/TokenCounterDefault.ts"
 import { noteChunks } from "./noteChunks.ts"
 
@@ -48,5 +54,41 @@ describe("noteChunks", () => {
       const alone = yield* inProcess.chunkAll(Object.entries(texts).map(([path, text]) => ({ path, text })), counter)
       assert.deepStrictEqual([...ids].sort(), alone.flat().map((chunk) => chunk.id).sort())
       assert.strictEqual(seen.at(-1), notes.length)
+    }).pipe(Effect.provide([NodeServices.layer, NodeCrypto.layerDigest])), 30_000)
+
+  it.effect("a file's units from the scan go with it to the chunker while its bytes are the ones parsed; a file changed since is parsed again", () =>
+    Effect.gen(function*() {
+      const root = mkdtempSync(join(tmpdir(), "cairn-parts-"))
+      yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(root, { recursive: true, force: true })))
+      const python = languageOfPath("x.py")!
+      yield* Effect.promise(() => Grammars.ready([python.grammar]))
+      const scanned = { "a.py": "def kept():\n    return 1\n", "b.py": "def moved():\n    return 2\n" }
+      const stash = UnitStash.make()
+      for (const [path, text] of Object.entries(scanned)) {
+        writeFileSync(join(root, path), text)
+        stash.put(path, yield* contentHash(new TextEncoder().encode(text), false), grammarAnalyzer(python).analyze(path, text).units!)
+      }
+      writeFileSync(join(root, "b.py"), "def moved_since():\n    return 3\n")
+      const requests: Array<ChunkFileInput> = []
+      const recording: ChunkerPoolShape = {
+        chunkAll: (batch, count, onProgress, chunking) => {
+          requests.push(...batch)
+          return inProcess.chunkAll(batch, count, onProgress, chunking)
+        },
+        session: Effect.sync(() => recording)
+      }
+      const parts = yield* Stream.runCollect(noteChunks({
+        root,
+        notes: ["a.py", "b.py"],
+        hashes: new Map([["a.py", "a"], ["b.py", "b"]]),
+        redact: redactor([]),
+        counter,
+        chunking: {},
+        units: stash,
+        onChunked: () => {}
+      })).pipe(Effect.provideService(ChunkerPool, recording))
+      assert.deepStrictEqual(requests.map((request) => [request.path, request.units !== undefined]), [["a.py", true], ["b.py", false]])
+      assert.deepStrictEqual(parts.flatMap((part) => part.chunks.map((chunk) => chunk.text.split("\n")[0])), ["a.py > kept", "b.py > moved_since"])
+      assert.isFalse(stash.holds("a.py") || stash.holds("b.py"))
     }).pipe(Effect.provide([NodeServices.layer, NodeCrypto.layerDigest])), 30_000)
 })

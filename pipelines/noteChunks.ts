@@ -8,6 +8,8 @@ import { Effect, Option, Path, Stream } from "effect"
 import * as NodeFs from "node:fs"
 import type { Chunk } from "../src/domain/Chunk.ts"
 import { decodeText, isBinary } from "../src/discovery/FileContent.ts"
+import type { UnitStash } from "../src/languages/UnitStash.ts"
+import { contentHash } from "../src/source/Hashing.ts"
 import type { Redacted } from "../src/discovery/SecretScan.ts"
 import type { ChunkFileInput } from "../src/index/chunk/ChunkFile.ts"
 import type * as ChunkingConfig from "../src/index/chunk/ChunkingConfig.ts"
@@ -58,6 +60,8 @@ export interface NoteChunksOptions {
   readonly redact: (path: string, text: string) => Redacted
   readonly counter: TokenCounterShape
   readonly chunking: ChunkingConfig.ChunkingConfig
+  /** The units the scan's parse gave, taken for a file whose bytes are still the ones parsed. */
+  readonly units?: UnitStash | undefined
   /** Files chunked so far, of all the run's. */
   readonly onChunked: (done: number, total: number) => void
   readonly notesPerPart?: number
@@ -70,7 +74,7 @@ export interface NoteChunksOptions {
  * claim to hold it.
  */
 export const noteChunks = (options: NoteChunksOptions) => {
-  const { root, hashes, redact, counter, chunking } = options
+  const { root, hashes, redact, counter, chunking, units } = options
   const total = options.notes.length
   const perPart = options.notesPerPart ?? NOTES_PER_PART
   const parted = total > perPart
@@ -101,7 +105,8 @@ export const noteChunks = (options: NoteChunksOptions) => {
           if (isBinary(bytes)) continue
           const blame = blames === undefined ? undefined : Option.getOrUndefined(blames.get(note) ?? Option.none())
           const { text } = redact(note, decodeText(bytes))
-          requests.push({ path: note, text, ...(blame === undefined ? {} : { history: blame }) })
+          const parsed = units?.holds(note) === true ? units.take(note, yield* contentHash(bytes, false)) : undefined
+          requests.push({ path: note, text, ...(blame === undefined ? {} : { history: blame }), ...(parsed === undefined ? {} : { units: parsed }) })
         }
         const before = done
         const chunks: ReadonlyArray<Chunk> = (yield* chunker.chunkAll(requests, counter, (files) => options.onChunked(before + files, total), chunking)).flat()

@@ -29,6 +29,7 @@ import { sha256Text } from "../source/Hashing.ts"
 import type { ModuleUniverse } from "./ModuleResolution.ts"
 import { makeResolver } from "./ModuleResolution.ts"
 import { languageById } from "../languages/Languages.ts"
+import type { UnitStash } from "../languages/UnitStash.ts"
 import { NEVER_INDEXED_NAMES } from "../languages/TextFiles.ts"
 import type { FileOutcome, ModuleScanContext, ModuleText } from "./ModuleScan.ts"
 import { analysedModule, isModuleText, notesToCoverage, readModule, reuseModuleUnread, scanModule } from "./ModuleScan.ts"
@@ -55,6 +56,8 @@ export interface DiscoverInput {
   readonly cache?: ScanCache.ScanCache | undefined
   /** A listing of the tree under the same configuration, made just before by the caller; listed again when absent. */
   readonly listing?: Listing | undefined
+  /** Where the units of each file parsed with tree-sitter go, for a chunker that would parse it again; never changes the snapshot. */
+  readonly units?: UnitStash | undefined
 }
 
 type Requirements = SourceTree | Digest.Digest
@@ -251,7 +254,12 @@ export const discoverWith = Effect.fnUntraced(function*(input: DiscoverInput,
               texts[0]!.analyzer.id,
               texts.map((read) => ({ path: read.file.path, text: read.text, analyzer: read.analyzer.id }))
             )
-            for (let i = 0; i < texts.length; i++) yield* recordModule(analysedModule(texts[i]!, analyses[i]!, moduleContext!))
+            for (let i = 0; i < texts.length; i++) {
+              const { units } = analyses[i]!
+              const parsedFrom = texts[i]!.entity.evidence[0]?.contentHash
+              if (units !== undefined && parsedFrom !== undefined) input.units?.put(texts[i]!.file.path, parsedFrom, units)
+              yield* recordModule(analysedModule(texts[i]!, analyses[i]!, moduleContext!))
+            }
           })),
         Stream.runDrain
       )

@@ -10,6 +10,7 @@ import type {
   LineRange,
   ModuleLanguage
 } from "../domain/Snapshot.ts"
+import type { PackedUnits } from "../languages/PackedUnits.ts"
 
 /** A per-file coverage note; its scope is the file and its analyzer the one that wrote it. */
 export interface Note {
@@ -92,6 +93,12 @@ export type FileFacts = ModuleFacts | DocumentFacts | ManifestFacts | TsConfigFa
 export interface Analysis {
   readonly facts: FileFacts | undefined
   readonly notes: ReadonlyArray<Note>
+  /**
+   * The file cut into the units its chunker packs, when the analyzer parsed it the way the chunker
+   * would (a language read with tree-sitter): handed on so the file is not parsed twice. Never
+   * part of a snapshot.
+   */
+  readonly units?: PackedUnits
 }
 
 export interface Analyzer {

@@ -9,6 +9,7 @@ import { compareIds } from "../domain/Ranking.ts"
 import * as Grammars from "../languages/Grammars.ts"
 import type { LanguageSpec } from "../languages/LanguageSpec.ts"
 import { outlineOf } from "../languages/Outline.ts"
+import * as PackedUnits from "../languages/PackedUnits.ts"
 import type { Analysis, Analyzer, Note } from "./FileAnalysis.ts"
 import { GRAMMAR_ANALYZER_VERSION } from "./GrammarVersion.ts"
 
@@ -38,7 +39,8 @@ const analyze = (language: LanguageSpec) => (_path: string, text: string): Analy
       declarations: read.declarations.map(({ kind, line, name }) => ({ name, kind, line })).sort(byLineThenName),
       references: read.imports.map(({ kind, line, specifier }) => ({ kind, specifier, line }))
     },
-    notes
+    notes,
+    units: PackedUnits.pack(read.units, source.length)
   }
 }
 

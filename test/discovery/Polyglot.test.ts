@@ -6,6 +6,8 @@ import { POOLED_MODULE_BATCH } from "../../src/discovery/Discover.ts"
 import { AnalyzerPool } from "../../src/ports/AnalyzerPool.ts"
 import { serialize } from "../../src/discovery/Assemble.ts"
 import type { ModuleEntity } from "../../src/domain/Snapshot.ts"
+import { languageOfPath } from "../../src/languages/Languages.ts"
+import * as UnitStash from "../../src/languages/UnitStash.ts"
 import { fixture, notContains, readTree, relationLines, scanDisk, scanMemory } from "./support.ts"
 
 const ROOT = fixture("polyglot")
@@ -124,10 +126,22 @@ describe("discovery of the languages read with tree-sitter", () => {
       const files = readTree(ROOT)
       const copies = Math.ceil((POOLED_MODULE_BATCH + MIN_POOLED_BATCH) / Object.keys(files).length)
       const tree = Object.fromEntries(Array.from({ length: copies }, (_, copy) => Object.entries(files).map(([path, bytes]) => [`copy-${copy}/${path}`, bytes] as const)).flat())
-      const alone = yield* scanMemory(tree)
-      const shared = yield* scanMemory(tree).pipe(Effect.provide(Layer.succeed(AnalyzerPool, AnalyzerPoolNode.make({ workers: 1 }))))
+      const aloneUnits = UnitStash.make()
+      const sharedUnits = UnitStash.make()
+      const alone = yield* scanMemory(tree, { units: aloneUnits })
+      const shared = yield* scanMemory(tree, { units: sharedUnits }).pipe(Effect.provide(Layer.succeed(AnalyzerPool, AnalyzerPoolNode.make({ workers: 1 }))))
       assert.strictEqual(serialize(shared), serialize(alone))
       const parsed = alone.entities.filter((entity): entity is ModuleEntity => entity.kind === "module" && entity.language === "python" && entity.declarations.length > 0)
       assert.isAbove(parsed.length, copies)
+      // Each file read with tree-sitter leaves its units under the hash of the bytes parsed, the same from a worker as from this thread.
+      const grammarModules = alone.entities.filter((entity): entity is ModuleEntity => entity.kind === "module" && languageOfPath(entity.path) !== undefined)
+      assert.isAbove(grammarModules.length, POOLED_MODULE_BATCH)
+      for (const module of grammarModules) {
+        const hash = module.evidence[0]!.contentHash!
+        const mine = aloneUnits.take(module.path, hash)
+        assert.isDefined(mine, module.path)
+        assert.deepStrictEqual(sharedUnits.take(module.path, hash), mine, module.path)
+      }
+      assert.strictEqual(aloneUnits.heldBytes(), 0)
     }), 120_000)
 })

@@ -15,6 +15,7 @@ import { chunkCode } from "./CodeChunker.ts"
 import { chunkWithGrammar } from "./GrammarChunker.ts"
 import * as Grammars from "../../languages/Grammars.ts"
 import { languageOfPath } from "../../languages/Languages.ts"
+import type { PackedUnits } from "../../languages/PackedUnits.ts"
 import type { Draft } from "./Draft.ts"
 import { type Fields, tags as readTags, text as fieldText } from "./Frontmatter.ts"
 import { chunkLines } from "./LineChunker.ts"
@@ -34,6 +35,11 @@ export interface ChunkFileInput {
   readonly frontmatterDefaults?: Fields
   /** The file's blame, when its history is known; chunk ages then come from it. */
   readonly history?: ReadonlyArray<BlameLine>
+  /**
+   * The units a parse of this text gave (discovery's, for a language read with tree-sitter): the
+   * file is then not parsed again. The same chunks as without.
+   */
+  readonly units?: PackedUnits
 }
 
 interface Structured {
@@ -48,7 +54,7 @@ const structure = (input: ChunkFileInput, options: ChunkOptions): Structured => 
   if (MARKDOWN_EXTENSIONS.has(extension)) return chunkMarkdown(input.path, input.text, fields, options)
   const language = languageOfPath(input.path)
   const drafts = language !== undefined
-    ? chunkWithGrammar(language, input.path, input.text, options)
+    ? chunkWithGrammar(language, input.path, input.text, options, input.units)
     : CODE_EXTENSIONS.has(extension) ? chunkCode(input.path, input.text, options) : undefined
   return { title: input.path, fields, drafts: drafts ?? chunkLines(input.path, input.text, options) }
 }
@@ -64,7 +70,7 @@ export const chunkFile = Effect.fnUntraced(function*(input: ChunkFileInput,
     const resolved = resolve(options)
     // A grammar that cannot be loaded leaves its files to line windows, as a parse given up does.
     const language = languageOfPath(input.path)
-    if (language !== undefined) yield* Effect.ignore(Effect.tryPromise(() => Grammars.ready([language.grammar])))
+    if (language !== undefined && input.units === undefined) yield* Effect.ignore(Effect.tryPromise(() => Grammars.ready([language.grammar])))
     const { title, fields, drafts } = structure(input, resolved)
     const history = input.history === undefined ? undefined : indexHistory(input.history)
     // Source is code wherever it sits and whatever a folder's defaults declare.

@@ -1,8 +1,9 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Digest from "effect/crypto/Digest"
-import { readFileSync } from "node:fs"
-import { join } from "node:path"
+import { readdirSync, readFileSync, statSync } from "node:fs"
+import { join, relative } from "node:path"
+import { grammarAnalyzer } from "../../discovery/GrammarAnalyzer.ts"
 import * as Grammars from "../../languages/Grammars.ts"
 import { languageOfPath } from "../../languages/Languages.ts"
 import { chunkFile } from "./ChunkFile.ts"
@@ -11,6 +12,8 @@ import { chunkWithGrammar } from "./GrammarChunker.ts"
 
 const ROOT = join(import.meta.dirname, "../../../test/fixtures/polyglot")
 const read = (path: string) => readFileSync(join(ROOT, path), "utf8")
+const filesUnder = (dir: string): Array<string> =>
+  readdirSync(dir).sort().flatMap((name) => statSync(join(dir, name)).isDirectory() ? filesUnder(join(dir, name)) : [join(dir, name)])
 
 describe("chunkWithGrammar", () => {
   it.effect("chunkFile - a Python file gives one chunk per top-level declaration, headed by path and name, and a module chunk", () =>
@@ -62,4 +65,31 @@ describe("chunkWithGrammar", () => {
     const chunks = await Effect.runPromise(chunkFile({ path: "tools/x.py", text: "def f():\n    pass\n" }).pipe(Effect.provide(Digest.layerWebCrypto)))
     assert.strictEqual(chunks[0]!.text.split("\n")[0], "tools/x.py > f")
   }, 30_000)
+
+  it.effect("chunkFile - units from the analyzer's parse give every fixture the chunks a parse of its own gives; units of another text are not used", () =>
+    Effect.gen(function*() {
+      const files = filesUnder(ROOT).flatMap((file) => {
+        const path = relative(ROOT, file)
+        const language = languageOfPath(path)
+        return language === undefined ? [] : [{ path, language, text: readFileSync(file, "utf8") }]
+      })
+      yield* Effect.promise(() => Grammars.ready(new Set(files.map(({ language }) => language.grammar))))
+      let used = 0
+      for (const { language, path, text } of files) {
+        const { units } = grammarAnalyzer(language).analyze(path, text)
+        assert.isDefined(units, path)
+        const small = { targetTokens: 64 }
+        const parsed = yield* chunkFile({ path, text }, small)
+        assert.deepStrictEqual(yield* chunkFile({ path, text, units: units! }, small), parsed, path)
+        used++
+      }
+      assert.isAbove(used, 20)
+      // Units of a text of another length would cut this one wrong: the file is parsed instead.
+      const text = read("py/billing/invoice.py")
+      const { units } = grammarAnalyzer(languageOfPath("x.py")!).analyze("x.py", "def f():\n    pass\n")
+      assert.deepStrictEqual(
+        yield* chunkFile({ path: "py/billing/invoice.py", text, units: units! }),
+        yield* chunkFile({ path: "py/billing/invoice.py", text })
+      )
+    }).pipe(Effect.provide(Digest.layerWebCrypto)), 60_000)
 })
