@@ -128,7 +128,7 @@ const random: Baseline = {
 const wholeFileBm25: Baseline = {
   name: "whole-file-bm25",
   description: "BM25 over whole files instead of chunks",
-  prepare: (corpus) => Effect.gen(function*() {
+  prepare: Effect.fn("wholeFileBm25.prepare")(function*(corpus: EvalCorpus) {
     const byNote = new Map<string, Array<Chunk>>()
     for (const c of searchable(corpus.chunks)) {
       let list = byNote.get(c.noteId)
@@ -137,7 +137,7 @@ const wholeFileBm25: Baseline = {
     }
     const files: Array<Chunk> = [...byNote].map(([note, chunks]) => ({ ...chunks[0]!, id: note as ChunkId, text: chunks.map((c) => c.text).join("\n") }))
     const index = yield* LexicalIndexMemory.make(files, RetrievalConfig.defaults.lexicalWeights).pipe(Effect.orDie)
-    return async (q) => {
+    return async (q: LoadedQuestion) => {
       const hits = await Effect.runPromise(index.search(textOf(q.question), 50, {}).pipe(Effect.orElseSucceed(() => [])))
       return hits.flatMap((hit) => byNote.get(hit.id)!.map((c) => c.id))
     }
