@@ -118,6 +118,10 @@ describe("discovery of the languages read with tree-sitter", () => {
       const forward = yield* scanMemory(files)
       const reversed = yield* scanMemory(Object.fromEntries(Object.entries(files).reverse()))
       assert.strictEqual(serialize(reversed), serialize(forward))
+      // Keeping the parsed units for a chunker changes nothing in the snapshot.
+      const units = UnitStash.make()
+      assert.strictEqual(serialize(yield* scanMemory(files, { units })), serialize(forward))
+      assert.isAbove(units.heldBytes(), 0)
     }), 60_000)
 
   it.effect("polyglot - files read with tree-sitter, shared with worker threads in batches, give the bytes one thread gives", () =>
