@@ -9,6 +9,7 @@ import type { Tree } from "web-tree-sitter"
 import type { DeclarationKind } from "../domain/Snapshot.ts"
 import { lineIndex, lineStarts } from "../source/Lines.ts"
 import type { ImportKind, LanguageSpec, Node } from "./LanguageSpec.ts"
+import type { OutlineUnit, Span } from "./OutlineUnit.ts"
 
 export interface OutlineDeclaration {
   readonly name: string
@@ -27,18 +28,7 @@ export interface OutlineImport {
   readonly line: number
 }
 
-/** A stretch of the file: offsets in UTF-16 code units, end exclusive. */
-export interface Span {
-  readonly start: number
-  readonly end: number
-}
-
-/** A top-level stretch: a declaration with its name, or module code. Shaped as the chunker's unit. */
-export interface OutlineUnit extends Span {
-  readonly symbols: ReadonlyArray<string>
-  readonly declaration: boolean
-  readonly children?: (() => ReadonlyArray<Span>) | undefined
-}
+export type { OutlineUnit, Span } from "./OutlineUnit.ts"
 
 export interface Outline {
   readonly declarations: ReadonlyArray<OutlineDeclaration>

@@ -4,7 +4,7 @@
  * need not parse the file again. Both parts survive a worker's message, and neither keeps the
  * file's text alive (a name read from a parse is a slice of it).
  */
-import type { OutlineUnit, Span } from "./Outline.ts"
+import type { OutlineUnit, Span } from "./OutlineUnit.ts"
 
 export interface PackedUnits {
   /**
