@@ -45,4 +45,13 @@ describe("PackedUnits", () => {
     assert.deepStrictEqual(unpack(pack(units, 30_000)).map(plain), units.map(plain))
     assert.deepStrictEqual(unpack(pack([], 0)), [])
   })
+
+  it("offsets whose halves are surrogate code units, and past 65,535, come back the same through a worker's message", () => {
+    const units: Array<OutlineUnit> = [
+      { start: 0xd800, end: 0xdbff, symbols: ["a"], declaration: true, children: () => [{ start: 0xdc00, end: 0xdfff }] },
+      { start: 0x1d800, end: 1_048_576, symbols: [], declaration: false }
+    ]
+    const packed = pack(units, 1_048_576)
+    assert.deepStrictEqual(unpack(structuredClone(packed)).map(plain), units.map(plain))
+  })
 })
