@@ -11,6 +11,7 @@ import type { Chunk } from "../../src/domain/Chunk.ts"
 import { compareIds } from "../../src/domain/Ranking.ts"
 import { refuse } from "../../src/index/IndexWriteChecks.ts"
 import type { IndexWrite, IndexWriteError, VectorEntry, VectorModel, WriteSummary } from "../../src/ports/IndexStore.ts"
+import { leadChunk } from "../sqlite/NoteLead.ts"
 import * as NoteNames from "../sqlite/NoteNames.ts"
 import { numberArray, textArray } from "./PgFilter.ts"
 import type { PgIndexShape } from "./PgIndex.ts"
@@ -158,11 +159,7 @@ export const writer = (pg: PgIndexShape) => {
         removed.push(note)
         continue
       }
-      // The lead is the first chunk by line, ties by id, as the reference store orders a note.
-      let lead = chunks[0]
-      for (const row of chunks) {
-        if (lead === undefined || row.line_start < lead.line_start || (row.line_start === lead.line_start && compareIds(row.id, lead.id) < 0)) lead = row
-      }
+      const lead = leadChunk(chunks)
       kept.push({
         id: note, title: lead?.title ?? null, path: lead?.path ?? null, count: chunks.length, lead: lead?.id ?? null, hash,
         names: NoteNames.encode(lead?.title ?? null, lead?.path ?? null)

@@ -10,6 +10,7 @@ import { type IndexWrite, IndexWriteError, type VectorEntry, type VectorSpace, t
 import * as ChunkStems from "./ChunkStems.ts"
 import { isCorruption } from "./Damage.ts"
 import { feed, feedHash } from "./FtsFeed.ts"
+import { leadChunk } from "./NoteLead.ts"
 import * as NoteNames from "./NoteNames.ts"
 import { CHUNK_COLUMNS, chunkValues, createdMillis, isSuperseded } from "./Rows.ts"
 import { VECTOR_ROWIDS, VECTOR_TABLE } from "./Schema.ts"
@@ -259,11 +260,7 @@ const settleNotes = (db: DatabaseSync, notes: ReadonlyArray<string>, recorded: R
       remove.run(note)
       continue
     }
-    // The lead is the first chunk by line, ties by id, as the reference store orders a note.
-    let lead = rows[0]
-    for (const row of rows) {
-      if (lead === undefined || row.line_start < lead.line_start || (row.line_start === lead.line_start && compareIds(row.id, lead.id) < 0)) lead = row
-    }
+    const lead = leadChunk(rows)
     const values: Array<SQLInputValue> = [note, lead?.title ?? null, lead?.path ?? null, rows.length, lead?.id ?? null, hash, NoteNames.encode(lead?.title ?? null, lead?.path ?? null)]
     upsert.run(...values)
   }
